@@ -1,0 +1,416 @@
+// Package catalog reads Flow catalogs: sources with their imports, config
+// files, sealed (sops) configs, and stored-spec (live_specs) dumps, into
+// materializations whose every node knows its file, line, column and JSON
+// pointer.
+package catalog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"schedtool/catalog/tree"
+	"schedtool/finding"
+)
+
+// Options bound what the loader reads.
+type Options struct {
+	Limits      tree.Limits
+	MaxFileSize int64 // bytes; a larger source or config is refused
+	MaxRowSize  int   // bytes; a longer stored-spec row is refused
+	Stdin       io.Reader
+}
+
+// DefaultOptions are the limits schedtool runs with unless told otherwise.
+func DefaultOptions() Options {
+	return Options{Limits: tree.DefaultLimits, MaxFileSize: 64 << 20, MaxRowSize: 64 << 20}
+}
+
+// UsageError is a PATH the tool cannot work with (exit code 1).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Input is one PATH of the command line, resolved.
+type Input struct {
+	Arg     string   // as given
+	Root    string   // the directory imports and configs must stay inside
+	Sources []string // catalog source files (display paths)
+	Dump    string   // a stored-spec dump file, or "-" for standard input
+	Stdin   []byte   // standard input, when Arg is "-"
+}
+
+// Resolve turns command-line PATHs into inputs. An unreadable PATH, or
+// nothing to read, is a UsageError.
+func Resolve(args []string, opts Options) ([]Input, error) {
+	if len(args) == 0 {
+		return nil, &UsageError{"no PATH given: name a catalog source, a directory, a .ndjson dump, or - for standard input"}
+	}
+	var out []Input
+	for _, arg := range args {
+		if arg == "-" {
+			if opts.Stdin == nil {
+				return nil, &UsageError{"-: no standard input"}
+			}
+			b, err := io.ReadAll(io.LimitReader(opts.Stdin, opts.MaxFileSize+1))
+			if err != nil {
+				return nil, &UsageError{"-: " + err.Error()}
+			}
+			if int64(len(b)) > opts.MaxFileSize {
+				return nil, &UsageError{fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
+			}
+			in := Input{Arg: arg, Root: ".", Stdin: b}
+			if looksLikeDump(b) {
+				in.Dump = "-"
+			} else {
+				in.Sources = []string{"-"}
+			}
+			out = append(out, in)
+			continue
+		}
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+		}
+		if st.IsDir() {
+			srcs, err := findSources(arg)
+			if err != nil {
+				return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			}
+			if len(srcs) == 0 {
+				return nil, &UsageError{fmt.Sprintf("%s: no flow.yaml or flow.json found under this directory", arg)}
+			}
+			out = append(out, Input{Arg: arg, Root: filepath.Clean(arg), Sources: srcs})
+			continue
+		}
+		f, err := os.Open(arg)
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+		}
+		f.Close()
+		in := Input{Arg: arg, Root: filepath.Dir(filepath.Clean(arg))}
+		if IsDumpPath(arg) {
+			in.Dump = filepath.Clean(arg)
+		} else {
+			in.Sources = []string{filepath.Clean(arg)}
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// IsDumpPath reports whether a file name is a stored-spec dump.
+func IsDumpPath(p string) bool {
+	ext := strings.ToLower(filepath.Ext(p))
+	return ext == ".ndjson" || ext == ".jsonl"
+}
+
+func looksLikeDump(b []byte) bool {
+	line, _, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	d, err := tree.ParseJSON("-", line, tree.DefaultLimits)
+	return err == nil && d.Root.Get("spec_type") != nil
+}
+
+func describeErr(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func findSources(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (d.Name() == "flow.yaml" || d.Name() == "flow.json") {
+			out = append(out, filepath.Clean(p))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// Catalog is what was read from the sources of one or more inputs.
+type Catalog struct {
+	Materializations []*Materialization
+	Problems         []finding.Finding // parse-error findings
+	Files            []string          // every file read, sorted
+	Docs             map[string]*tree.Doc
+	Configs          map[string]*ConfigFile
+}
+
+// ConfigFile is a config in a file of its own, and who uses it.
+type ConfigFile struct {
+	Doc   *tree.Doc
+	Users []*Materialization
+}
+
+type loader struct {
+	opts    Options
+	cat     *Catalog
+	loaded  map[string]bool // by cleaned path
+	visitng map[string]bool
+}
+
+// Load reads the sources of the inputs (not their dumps), following
+// imports and config files.
+func Load(inputs []Input, opts Options) *Catalog {
+	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
+		loaded: map[string]bool{}, visitng: map[string]bool{}}
+	for _, in := range inputs {
+		for _, src := range in.Sources {
+			l.source(in, src, nil, nil)
+		}
+	}
+	for p := range l.cat.Docs {
+		l.cat.Files = append(l.cat.Files, p)
+	}
+	sort.Strings(l.cat.Files)
+	sort.SliceStable(l.cat.Materializations, func(i, j int) bool {
+		a, b := l.cat.Materializations[i], l.cat.Materializations[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Source.File < b.Source.File
+	})
+	finding.Sort(l.cat.Problems)
+	return l.cat
+}
+
+func (l *loader) problem(file string, line, col int, ptr, msg string) {
+	l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
+		Pos: finding.Position{File: file, Line: line, Column: col, Pointer: ptr}, Message: msg})
+}
+
+func (l *loader) problemAt(n *tree.Node, msg string) {
+	l.problem(n.Doc.File, n.Line(), n.Col(), n.Pointer(), msg)
+}
+
+// readFile reads a file within the limits; problems are reported at ref
+// (the node that named the file), or at the file itself.
+func (l *loader) readFile(in Input, path string) ([]byte, error) {
+	if path == "-" {
+		return in.Stdin, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errors.New(describeErr(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, errors.New(describeErr(err))
+	}
+	if st.IsDir() {
+		return nil, errors.New("is a directory")
+	}
+	if st.Size() > l.opts.MaxFileSize {
+		return nil, fmt.Errorf("file is %d bytes, over the limit of %d (see --max-file-size)", st.Size(), l.opts.MaxFileSize)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, l.opts.MaxFileSize+1))
+	if err != nil {
+		return nil, errors.New(describeErr(err))
+	}
+	if int64(len(b)) > l.opts.MaxFileSize {
+		return nil, fmt.Errorf("file is over the limit of %d bytes (see --max-file-size)", l.opts.MaxFileSize)
+	}
+	return b, nil
+}
+
+// Parse parses a document by its file name: .json with the JSON parser,
+// anything else as YAML (a JSON document given another name is read by
+// the JSON parser too, so tab indentation loads).
+func Parse(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
+	if strings.EqualFold(filepath.Ext(file), ".json") || looksJSON(src) {
+		return tree.ParseJSON(file, src, lim)
+	}
+	return tree.ParseYAML(file, src, lim)
+}
+
+func looksJSON(src []byte) bool {
+	t := bytes.TrimLeft(src, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+func (l *loader) parse(file string, src []byte) (*tree.Doc, error) {
+	d, err := Parse(file, src, l.opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (l *loader) syntaxProblem(file string, err error) {
+	var se *tree.SyntaxError
+	if errors.As(err, &se) {
+		l.problem(se.File, se.Line, se.Col, "", se.Msg)
+		return
+	}
+	l.problem(file, 1, 1, "", err.Error())
+}
+
+// source loads one catalog source and what it imports. chain is the
+// import chain to it, for cycle messages; ref the import's node.
+func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
+	key := path
+	if l.visitng[key] {
+		cycle := append(append([]string{}, chain...), path)
+		l.problemAt(ref, "import cycle: "+strings.Join(cycle, " -> "))
+		return
+	}
+	if l.loaded[key] {
+		return
+	}
+	l.loaded[key] = true
+	src, err := l.readFile(in, path)
+	if err != nil {
+		if ref != nil {
+			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", path, err))
+		} else {
+			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
+		}
+		return
+	}
+	if problem := checkText(src); problem != "" {
+		l.problem(path, 1, 1, "", problem)
+		return
+	}
+	doc, err := l.parse(displayName(path), src)
+	if err != nil {
+		l.syntaxProblem(path, err)
+		return
+	}
+	l.cat.Docs[doc.File] = doc
+	root := doc.Root
+	if root.Kind == tree.Null {
+		return // an empty source
+	}
+	if root.Kind != tree.Object {
+		l.problemAt(root, "a catalog source must be an object, not "+article(root.Kind))
+		return
+	}
+	l.visitng[key] = true
+	defer delete(l.visitng, key)
+	if imp := root.Get("import"); imp != nil {
+		l.imports(in, path, imp, append(chain, path))
+	}
+	if mats := root.Get("materializations"); mats != nil {
+		if mats.Kind != tree.Object {
+			if mats.Kind != tree.Null {
+				l.problemAt(mats, "materializations must be an object of materialization names to specs")
+			}
+		} else {
+			for i := range mats.Fields {
+				l.materialization(in, doc, &mats.Fields[i])
+			}
+		}
+	}
+}
+
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+// checkText refuses input that is not text: invalid UTF-8 or NUL bytes.
+func checkText(b []byte) string {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Sprintf("not a text file (a NUL byte at offset %d)", i)
+	}
+	return ""
+}
+
+func article(k tree.Kind) string {
+	switch k {
+	case tree.Object, tree.Array:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
+func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) {
+	var items []*tree.Node
+	switch imp.Kind {
+	case tree.Array:
+		items = imp.Items
+	case tree.Null:
+		return
+	default:
+		l.problemAt(imp, "import must be a list of relative paths")
+		return
+	}
+	for _, it := range items {
+		s, ok := it.Str()
+		if !ok {
+			l.problemAt(it, "an import must be a string: a path relative to the importing file")
+			continue
+		}
+		p, msg := l.contain(in, from, s, "import")
+		if msg != "" {
+			l.problemAt(it, msg)
+			continue
+		}
+		l.source(in, p, chain, it)
+	}
+}
+
+// contain resolves a path named in file from and checks that it stays
+// inside the input's root, symlinks resolved.
+func (l *loader) contain(in Input, from, rel, what string) (string, string) {
+	if rel == "" {
+		return "", what + " path is empty"
+	}
+	if strings.Contains(rel, "://") || strings.HasPrefix(rel, "file:") {
+		return "", fmt.Sprintf("%s %q is a URL; schedtool reads only paths relative to the importing file", what, rel)
+	}
+	if filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return "", fmt.Sprintf("%s %q is an absolute path; it must be relative and stay inside %s", what, rel, in.Root)
+	}
+	dir := "."
+	if from != "-" {
+		dir = filepath.Dir(from)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if !within(in.Root, p) {
+		return "", fmt.Sprintf("%s %q escapes the root directory %s", what, rel, in.Root)
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		rootReal, err2 := filepath.EvalSymlinks(in.Root)
+		if err2 == nil && !within(rootReal, real) {
+			return "", fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s", what, rel, real, in.Root)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Sprintf("%s %q: %s", what, rel, describeErr(err))
+	}
+	return p, ""
+}
+
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}

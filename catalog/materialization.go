@@ -1,0 +1,252 @@
+package catalog
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"schedtool/catalog/tree"
+	"schedtool/finding"
+	"schedtool/schedule/connector"
+)
+
+// Materialization is one materialization spec, wherever it was read.
+type Materialization struct {
+	Name     string
+	Source   *tree.Doc  // the source file or dump row it is defined in
+	NameNode *tree.Node // the key naming it (nil in a dump)
+	Spec     *tree.Node // the materialization object
+
+	Image     string     // endpoint.connector.image, "" when none
+	ImageNode *tree.Node // nil when none
+	Endpoint  string     // "connector", "local", "dekaf" or ""
+	Config    *Config    // nil when the endpoint has no connector config
+	Row       *Row       // set for stored specs
+}
+
+// Row is the stored-spec row a materialization came from.
+type Row struct {
+	Line       int
+	LastPubID  string
+	ImageName  string
+	ImageTag   string
+	CatalogRaw string
+}
+
+// Config is a connector config: inline, or in a file of its own.
+type Config struct {
+	Doc     *tree.Doc  // the document the config lives in
+	Node    *tree.Node // the config object as written
+	RefNode *tree.Node // the path string naming the file, for a config file
+	File    *ConfigFile
+
+	Sealed  bool       // a sops stanza is present
+	Sops    *tree.Node // the sops stanza
+	Overlay *tree.Node // sops.overlay, when present
+	Suffix  string     // sops encrypted_suffix, when set
+
+	// Effective is what the connector sees: sops removed, the encrypted
+	// suffix stripped from keys, sops.overlay merge-patched over it. Its
+	// leaves are the nodes as written, so they point where they were read.
+	Effective *tree.Node
+	// Value is Effective as a generic value, encrypted values as
+	// connector.Encrypted.
+	Value any
+	// Err is set when the config cannot be read; the materialization's
+	// schedule is then unknown.
+	Err string
+}
+
+// V2 reports whether the task runs on the V2 runtime: shards.flags
+// enable-runtime-v2 is exactly the string "true". flag is that node.
+func (m *Materialization) V2() (v2 bool, flag *tree.Node) {
+	flag = m.Spec.Path("shards", "flags", "enable-runtime-v2")
+	s, ok := flag.Str()
+	return ok && s == "true", flag
+}
+
+// ModelSchedule is the materialization's syncSchedule, nil when absent or null.
+func (m *Materialization) ModelSchedule() *tree.Node {
+	n := m.Spec.Get("syncSchedule")
+	if n.IsNull() {
+		return nil
+	}
+	return n
+}
+
+// Tag is the image's tag ("" for a digest or none).
+func (m *Materialization) Tag() string {
+	_, tag := connector.SplitImage(m.Image)
+	return tag
+}
+
+// Pos is the position of a node, as findings carry it.
+func Pos(n *tree.Node) finding.Position {
+	if n == nil {
+		return finding.Position{}
+	}
+	return finding.Position{File: n.Doc.File, Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
+}
+
+// materialization reads one materialization of a source.
+func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
+	if f.Value.Kind != tree.Object {
+		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, article(f.Value.Kind)))
+		return
+	}
+	m := &Materialization{Name: f.Key, Source: doc, NameNode: f.KeyNode, Spec: f.Value}
+	probs := Extract(m, l.opts)
+	l.cat.Problems = append(l.cat.Problems, probs...)
+	if m.Config != nil && m.Config.RefNode != nil {
+		l.configFile(in, doc, m)
+	}
+	l.cat.Materializations = append(l.cat.Materializations, m)
+}
+
+// Extract reads the endpoint and inline config of a materialization whose
+// Spec is set. A config given as a path is left for the loader (Config.RefNode).
+func Extract(m *Materialization, opts Options) []finding.Finding {
+	var probs []finding.Finding
+	add := func(n *tree.Node, msg string) {
+		probs = append(probs, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(n), Message: msg})
+	}
+	ep := m.Spec.Get("endpoint")
+	if ep == nil || ep.Kind != tree.Object {
+		return probs
+	}
+	for _, kind := range []string{"connector", "local", "dekaf"} {
+		if ep.Get(kind) != nil {
+			m.Endpoint = kind
+			break
+		}
+	}
+	conn := ep.Get("connector")
+	if conn == nil || conn.Kind != tree.Object {
+		return probs
+	}
+	if img := conn.Get("image"); img != nil {
+		if s, ok := img.Str(); ok {
+			m.Image, m.ImageNode = s, img
+		} else {
+			add(img, "endpoint.connector.image must be a string")
+		}
+	}
+	cfg := conn.Get("config")
+	switch {
+	case cfg == nil || cfg.Kind == tree.Null:
+		return probs
+	case cfg.Kind == tree.Object:
+		m.Config = &Config{Doc: m.Source, Node: cfg}
+		m.Config.prepare()
+	case cfg.Kind == tree.String && cfg.Value != "":
+		m.Config = &Config{Doc: m.Source, RefNode: cfg}
+	default:
+		add(cfg, fmt.Sprintf("materialization %s: endpoint.connector.config must be an object or a relative path to a config file, not %s", m.Name, article(cfg.Kind)))
+	}
+	return probs
+}
+
+func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
+	c := m.Config
+	p, msg := l.contain(in, doc.File, c.RefNode.Value, "config file")
+	if msg != "" {
+		c.Err = msg
+		l.problemAt(c.RefNode, msg)
+		return
+	}
+	if cf, ok := l.cat.Configs[p]; ok {
+		cf.Users = append(cf.Users, m)
+		if cf.Doc == nil {
+			c.Err = "config file " + p + " cannot be read"
+			return
+		}
+		c.Doc, c.Node, c.File = cf.Doc, cf.Doc.Root, cf
+		c.prepare()
+		return
+	}
+	cf := &ConfigFile{Users: []*Materialization{m}}
+	l.cat.Configs[p] = cf
+	src, err := l.readFile(in, p)
+	if err != nil {
+		c.Err = fmt.Sprintf("cannot read config file %s: %v", p, err)
+		l.problemAt(c.RefNode, c.Err)
+		return
+	}
+	if problem := checkText(src); problem != "" {
+		c.Err = p + ": " + problem
+		l.problem(p, 1, 1, "", problem)
+		return
+	}
+	d, err := l.parse(p, src)
+	if err != nil {
+		c.Err = "config file " + p + " does not parse"
+		l.syntaxProblem(p, err)
+		return
+	}
+	l.cat.Docs[p] = d
+	if d.Root.Kind != tree.Object {
+		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", p, article(d.Root.Kind))
+		l.problemAt(d.Root, c.Err)
+		return
+	}
+	cf.Doc = d
+	c.Doc, c.Node, c.File = d, d.Root, cf
+	c.prepare()
+}
+
+// prepare computes the effective config of a readable config.
+func (c *Config) prepare() {
+	eff := c.Node
+	if sops := c.Node.Get("sops"); sops != nil && sops.Kind == tree.Object {
+		c.Sealed, c.Sops = true, sops
+		eff = eff.Without("sops")
+		if s, ok := sops.Get("encrypted_suffix").Str(); ok && s != "" {
+			c.Suffix = s
+			eff = stripSuffix(eff, s)
+		}
+		if ov := sops.Get("overlay"); ov != nil && ov.Kind == tree.Object {
+			c.Overlay = ov
+			eff = tree.MergePatch(eff, ov)
+		}
+	}
+	c.Effective = eff
+	sealed := c.Sealed
+	c.Value = eff.Interface(func(n *tree.Node) (any, bool) {
+		if sealed && n.Kind == tree.String && IsEncrypted(n.Value) {
+			return connector.Encrypted{Text: n.Value}, true
+		}
+		return nil, false
+	})
+}
+
+// IsEncrypted reports whether a value is a sops ciphertext.
+func IsEncrypted(s string) bool { return strings.HasPrefix(s, "ENC[") && strings.HasSuffix(s, "]") }
+
+// stripSuffix renames keys ending in the encrypted suffix, as Flow does
+// after decryption.
+func stripSuffix(n *tree.Node, suffix string) *tree.Node {
+	switch n.Kind {
+	case tree.Object:
+		c := *n
+		c.Fields = make([]tree.Field, len(n.Fields))
+		for i, f := range n.Fields {
+			if strings.HasSuffix(f.Key, suffix) && len(f.Key) > len(suffix) {
+				f.Key = strings.TrimSuffix(f.Key, suffix)
+			}
+			f.Value = stripSuffix(f.Value, suffix)
+			c.Fields[i] = f
+		}
+		return &c
+	case tree.Array:
+		c := *n
+		c.Items = make([]*tree.Node, len(n.Items))
+		for i, x := range n.Items {
+			c.Items[i] = stripSuffix(x, suffix)
+		}
+		return &c
+	}
+	return n
+}
+
+// ConfigPath is the display path of a config's file (the source for inline).
+func (c *Config) ConfigPath() string { return filepath.ToSlash(c.Doc.File) }

@@ -1,0 +1,394 @@
+package tree
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// SyntaxError is a document that does not parse, at a position.
+type SyntaxError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Limits bound what a parser accepts.
+type Limits struct {
+	MaxDepth int // nesting of objects and arrays
+	MaxNodes int // nodes in one document (aliases expanded, for YAML)
+}
+
+// DefaultLimits are generous for catalogs and refuse pathological input.
+var DefaultLimits = Limits{MaxDepth: 200, MaxNodes: 5_000_000}
+
+// ParseJSON parses one JSON document (RFC 8259) into a tree whose nodes
+// know their byte offsets. Duplicate keys are refused.
+func ParseJSON(file string, src []byte, lim Limits) (*Doc, error) {
+	d := &Doc{File: file, Src: src, Format: JSON}
+	p := jsonParser{doc: d, src: src, lim: lim, line: 1}
+	p.ws()
+	root, err := p.value(nil, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.pos < len(src) {
+		return nil, p.errf("unexpected %s after the top-level value", p.what())
+	}
+	d.Root = root
+	return d, nil
+}
+
+type jsonParser struct {
+	doc       *Doc
+	src       []byte
+	pos       int
+	lim       Limits
+	nodes     int
+	line      int
+	lineStart int
+}
+
+func (p *jsonParser) errf(format string, args ...any) error {
+	line, col := p.doc.LineCol(p.pos)
+	return &SyntaxError{File: p.doc.File, Line: line + p.doc.LineBase, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) what() string {
+	if p.pos >= len(p.src) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.src[p.pos:])
+	if r == utf8.RuneError {
+		return "invalid UTF-8"
+	}
+	return strconv.QuoteRune(r)
+}
+
+func (p *jsonParser) ws() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case '\n':
+			p.line++
+			p.lineStart = p.pos + 1
+		case ' ', '\t', '\r':
+		default:
+			return
+		}
+		p.pos++
+	}
+}
+
+func (p *jsonParser) node(kind Kind, parent *Node, key string) (*Node, error) {
+	p.nodes++
+	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
+		return nil, p.errf("document has more than %d values", p.lim.MaxNodes)
+	}
+	n := &Node{Kind: kind, Doc: p.doc, Parent: parent, Key: key, Offset: p.pos, End: -1, line: p.line}
+	if p.pos-p.lineStart < 128 {
+		// Cheap to count here, and saves building the line table.
+		n.col = utf8.RuneCount(p.src[p.lineStart:p.pos]) + 1
+	}
+	return n, nil
+}
+
+func (p *jsonParser) value(parent *Node, key string, depth int) (*Node, error) {
+	if p.pos >= len(p.src) {
+		return nil, p.errf("unexpected end of input, expected a value")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '{':
+		return p.object(parent, key, depth+1)
+	case c == '[':
+		return p.array(parent, key, depth+1)
+	case c == '"':
+		n, err := p.node(String, parent, key)
+		if err != nil {
+			return nil, err
+		}
+		if n.Value, err = p.str(); err != nil {
+			return nil, err
+		}
+		n.End = p.pos
+		return n, nil
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(p.src)-p.pos >= len(lit) && string(p.src[p.pos:p.pos+len(lit)]) == lit {
+				kind := Bool
+				if lit == "null" {
+					kind = Null
+				}
+				n, err := p.node(kind, parent, key)
+				if err != nil {
+					return nil, err
+				}
+				n.Value = lit
+				p.pos += len(lit)
+				n.End = p.pos
+				return n, nil
+			}
+		}
+		return nil, p.errf("invalid literal, expected true, false or null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		n, err := p.node(Number, parent, key)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.number(); err != nil {
+			return nil, err
+		}
+		n.Value = string(p.src[n.Offset:p.pos])
+		n.End = p.pos
+		return n, nil
+	default:
+		return nil, p.errf("unexpected %s, expected a value", p.what())
+	}
+}
+
+func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) {
+	if p.lim.MaxDepth > 0 && depth > p.lim.MaxDepth {
+		return nil, p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
+	}
+	n, err := p.node(Object, parent, key)
+	if err != nil {
+		return nil, err
+	}
+	p.pos++
+	p.ws()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		n.End = p.pos
+		return n, nil
+	}
+	for {
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return nil, p.errf("unexpected %s, expected a string key", p.what())
+		}
+		kn, err := p.node(String, n, "")
+		if err != nil {
+			return nil, err
+		}
+		if kn.Value, err = p.str(); err != nil {
+			return nil, err
+		}
+		kn.End = p.pos
+		kn.Key = kn.Value
+		for i := range n.Fields {
+			if n.Fields[i].Key == kn.Value {
+				p.pos = kn.Offset
+				return nil, p.errf("duplicate key %q (first at line %d)", kn.Value, n.Fields[i].KeyNode.Line())
+			}
+		}
+		p.ws()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return nil, p.errf("unexpected %s, expected ':' after key %q", p.what(), kn.Value)
+		}
+		p.pos++
+		p.ws()
+		v, err := p.value(n, kn.Value, depth)
+		if err != nil {
+			return nil, err
+		}
+		n.Fields = append(n.Fields, Field{Key: kn.Value, KeyNode: kn, Value: v})
+		p.ws()
+		if p.pos >= len(p.src) {
+			return nil, p.errf("unexpected end of input, expected ',' or '}'")
+		}
+		if p.src[p.pos] == ',' {
+			p.pos++
+			p.ws()
+			continue
+		}
+		if p.src[p.pos] == '}' {
+			p.pos++
+			n.End = p.pos
+			return n, nil
+		}
+		return nil, p.errf("unexpected %s, expected ',' or '}'", p.what())
+	}
+}
+
+func (p *jsonParser) array(parent *Node, key string, depth int) (*Node, error) {
+	if p.lim.MaxDepth > 0 && depth > p.lim.MaxDepth {
+		return nil, p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
+	}
+	n, err := p.node(Array, parent, key)
+	if err != nil {
+		return nil, err
+	}
+	p.pos++
+	p.ws()
+	if p.pos < len(p.src) && p.src[p.pos] == ']' {
+		p.pos++
+		n.End = p.pos
+		return n, nil
+	}
+	for {
+		v, err := p.value(n, strconv.Itoa(len(n.Items)), depth)
+		if err != nil {
+			return nil, err
+		}
+		n.Items = append(n.Items, v)
+		p.ws()
+		if p.pos >= len(p.src) {
+			return nil, p.errf("unexpected end of input, expected ',' or ']'")
+		}
+		if p.src[p.pos] == ',' {
+			p.pos++
+			p.ws()
+			continue
+		}
+		if p.src[p.pos] == ']' {
+			p.pos++
+			n.End = p.pos
+			return n, nil
+		}
+		return nil, p.errf("unexpected %s, expected ',' or ']'", p.what())
+	}
+}
+
+func (p *jsonParser) number() error {
+	s := p.src
+	i := p.pos
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return p.errf("invalid number")
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j {
+			p.pos = i
+			return p.errf("invalid number: digits expected after '.'")
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i == j {
+			p.pos = i
+			return p.errf("invalid number: digits expected in the exponent")
+		}
+	}
+	p.pos = i
+	return nil
+}
+
+// str reads a string at p.pos (on the opening quote) and returns its value.
+func (p *jsonParser) str() (string, error) {
+	start := p.pos + 1
+	i := start
+	s := p.src
+	// Fast path: no escapes, ASCII or valid UTF-8.
+	for i < len(s) {
+		c := s[i]
+		if c == '"' {
+			if !utf8.Valid(s[start:i]) {
+				p.pos = start
+				return "", p.errf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return string(s[start:i]), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	buf := append([]byte(nil), s[start:i]...)
+	for {
+		if i >= len(s) {
+			p.pos = i
+			return "", p.errf("unexpected end of input in a string")
+		}
+		c := s[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(buf) {
+				p.pos = start
+				return "", p.errf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return string(buf), nil
+		case c < 0x20:
+			p.pos = i
+			return "", p.errf("control character %U in a string", rune(c))
+		case c == '\\':
+			if i+1 >= len(s) {
+				p.pos = i
+				return "", p.errf("unexpected end of input in a string")
+			}
+			e := s[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := hex4(s, i)
+				if !ok {
+					p.pos = i - 2
+					return "", p.errf("invalid \\u escape")
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					if r2, ok := hex4(s, i+2); ok && i+1 < len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+							r = d
+							i += 6
+						}
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				p.pos = i - 2
+				return "", p.errf("invalid escape '\\%c'", e)
+			}
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+}
+
+func hex4(s []byte, i int) (rune, bool) {
+	if i+4 > len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
+	return rune(v), err == nil
+}

@@ -1,0 +1,357 @@
+// Package tree is the document model shared by the catalog reader, the
+// rules and the editor: YAML and JSON documents as one tree of nodes that
+// know where they are (line, column, byte offset, JSON pointer).
+package tree
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Kind is a node's JSON type.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
+}
+
+// Format is a document's syntax.
+type Format uint8
+
+const (
+	JSON Format = iota
+	YAML
+)
+
+// Doc is one parsed document.
+type Doc struct {
+	File   string // as it is displayed in findings
+	Src    []byte
+	Format Format
+	Root   *Node
+	// LineBase is added to line numbers (a row of a dump starts at its
+	// line in the file).
+	LineBase int
+	lines    []int // byte offset of each line start, built on demand
+}
+
+// Node is one value. Positions are 1-based; columns count characters.
+type Node struct {
+	Kind   Kind
+	Value  string  // a scalar's value: decoded string, or the number/bool literal
+	Fields []Field // Object, in document order
+	Items  []*Node // Array
+
+	Doc    *Doc
+	Parent *Node
+	Key    string // key in the parent object, or index in the parent array
+
+	// Offset and End are the byte range of the value in Doc.Src (End is -1
+	// when unknown). Line and Col are set directly for YAML; for JSON, Col
+	// is computed from Offset on demand.
+	Offset, End int
+	line, col   int
+
+	// YAML details: Tag is the resolved tag ("!!str", "!!bool"); Style the
+	// scalar style (0 plain, '"', '\'', '|', '>') or 'f' for flow
+	// collections; Anchor is the node's anchor name.
+	Tag    string
+	Style  byte
+	Anchor string
+}
+
+// Field is one key of an object.
+type Field struct {
+	Key     string
+	KeyNode *Node
+	Value   *Node
+}
+
+// Get returns the value of key in an object, or nil.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Fields {
+		if n.Fields[i].Key == key {
+			return n.Fields[i].Value
+		}
+	}
+	return nil
+}
+
+// Field returns the field of key in an object, or nil.
+func (n *Node) Field(key string) *Field {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := range n.Fields {
+		if n.Fields[i].Key == key {
+			return &n.Fields[i]
+		}
+	}
+	return nil
+}
+
+// Path follows keys and array indices from n; nil when absent.
+func (n *Node) Path(tokens ...string) *Node {
+	for _, t := range tokens {
+		if n == nil {
+			return nil
+		}
+		switch n.Kind {
+		case Object:
+			n = n.Get(t)
+		case Array:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+// Lookup follows a JSON pointer ("/a/b~1c") from n.
+func (n *Node) Lookup(ptr string) *Node {
+	if ptr == "" {
+		return n
+	}
+	return n.Path(SplitPointer(ptr)...)
+}
+
+// Str returns a string node's value; ok is false for other kinds.
+func (n *Node) Str() (string, bool) {
+	if n == nil || n.Kind != String {
+		return "", false
+	}
+	return n.Value, true
+}
+
+// IsNull reports whether n is absent or null.
+func (n *Node) IsNull() bool { return n == nil || n.Kind == Null }
+
+// Pointer is the node's JSON pointer from its document's root.
+func (n *Node) Pointer() string {
+	var parts []string
+	for x := n; x != nil && x.Parent != nil; x = x.Parent {
+		parts = append(parts, EscapeToken(x.Key))
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(parts[i])
+	}
+	return b.String()
+}
+
+// Line is the node's 1-based line in its file.
+func (n *Node) Line() int {
+	if n.line == 0 && n.Doc != nil {
+		n.line, n.col = n.Doc.LineCol(n.Offset)
+	}
+	return n.line + n.base()
+}
+
+// Col is the node's 1-based column, counted in characters.
+func (n *Node) Col() int {
+	if n.col == 0 && n.Doc != nil {
+		n.line, n.col = n.Doc.LineCol(n.Offset)
+	}
+	return n.col
+}
+
+func (n *Node) base() int {
+	if n.Doc == nil {
+		return 0
+	}
+	return n.Doc.LineBase
+}
+
+// LineCol turns a byte offset into a 1-based line and character column
+// (without LineBase).
+func (d *Doc) LineCol(off int) (int, int) {
+	if d.lines == nil {
+		d.lines = append(d.lines, 0)
+		for i, c := range d.Src {
+			if c == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+		}
+	}
+	if off > len(d.Src) {
+		off = len(d.Src)
+	}
+	i := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
+	return i + 1, utf8.RuneCount(d.Src[d.lines[i]:off]) + 1
+}
+
+// OffsetOf turns a 1-based line and character column into a byte offset.
+func (d *Doc) OffsetOf(line, col int) int {
+	d.LineCol(0)
+	if line < 1 {
+		return 0
+	}
+	if line > len(d.lines) {
+		return len(d.Src)
+	}
+	off := d.lines[line-1]
+	for c := 1; c < col && off < len(d.Src) && d.Src[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(d.Src[off:])
+		off += size
+	}
+	return off
+}
+
+// EscapeToken escapes a JSON pointer token.
+func EscapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// SplitPointer splits a JSON pointer into unescaped tokens.
+func SplitPointer(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, p := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+	}
+	return parts
+}
+
+// Interface converts n to a generic JSON value (map[string]any, []any,
+// string, json.Number, bool, nil). leaf, if set, may replace a scalar.
+func (n *Node) Interface(leaf func(*Node) (any, bool)) any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Object:
+		m := make(map[string]any, len(n.Fields))
+		for _, f := range n.Fields {
+			m[f.Key] = f.Value.Interface(leaf)
+		}
+		return m
+	case Array:
+		l := make([]any, len(n.Items))
+		for i, x := range n.Items {
+			l[i] = x.Interface(leaf)
+		}
+		return l
+	}
+	if leaf != nil {
+		if v, ok := leaf(n); ok {
+			return v
+		}
+	}
+	switch n.Kind {
+	case Null:
+		return nil
+	case Bool:
+		return n.Value == "true"
+	case Number:
+		return json.Number(n.Value)
+	}
+	return n.Value
+}
+
+// Clone copies n's container structure (leaves are shared), keeping the
+// positions and parent of every node.
+func (n *Node) shallow() *Node {
+	c := *n
+	c.Fields = append([]Field(nil), n.Fields...)
+	c.Items = append([]*Node(nil), n.Items...)
+	return &c
+}
+
+// MergePatch applies patch over base as RFC 7396 does, without changing
+// either: the result's containers are new nodes that keep base's (or
+// patch's) positions, and its leaves are the original nodes, so a finding
+// about a merged value points at where it was written.
+func MergePatch(base, patch *Node) *Node {
+	if patch == nil {
+		return base
+	}
+	if patch.Kind != Object {
+		return patch
+	}
+	var out *Node
+	if base == nil || base.Kind != Object {
+		out = patch.shallow()
+		out.Fields = nil
+	} else {
+		out = base.shallow()
+	}
+	for _, pf := range patch.Fields {
+		idx := -1
+		for i := range out.Fields {
+			if out.Fields[i].Key == pf.Key {
+				idx = i
+			}
+		}
+		if pf.Value.Kind == Null {
+			if idx >= 0 {
+				out.Fields = append(out.Fields[:idx], out.Fields[idx+1:]...)
+			}
+			continue
+		}
+		var cur *Node
+		if idx >= 0 {
+			cur = out.Fields[idx].Value
+		}
+		merged := MergePatch(cur, pf.Value)
+		if idx >= 0 {
+			out.Fields[idx].Value = merged
+		} else {
+			out.Fields = append(out.Fields, Field{Key: pf.Key, KeyNode: pf.KeyNode, Value: merged})
+		}
+	}
+	return out
+}
+
+// Without returns a copy of object n without key (n itself when absent).
+func (n *Node) Without(key string) *Node {
+	if n.Field(key) == nil {
+		return n
+	}
+	c := n.shallow()
+	c.Fields = c.Fields[:0]
+	for _, f := range n.Fields {
+		if f.Key != key {
+			c.Fields = append(c.Fields, f)
+		}
+	}
+	return c
+}
+
+// Walk calls fn for n and every node below it, depth first, document order.
+func (n *Node) Walk(fn func(*Node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for _, f := range n.Fields {
+		f.Value.Walk(fn)
+	}
+	for _, x := range n.Items {
+		x.Walk(fn)
+	}
+}

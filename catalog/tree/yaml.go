@@ -1,0 +1,217 @@
+package tree
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// ParseYAML parses one YAML document into a tree. Duplicate keys, several
+// documents, non-scalar keys, and alias expansion or nesting past the
+// limits are refused with a position.
+func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
+	d := &Doc{File: file, Src: src, Format: YAML}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			d.Root = &Node{Kind: Null, Doc: d, Offset: 0, End: -1, line: 1, col: 1}
+			return d, nil
+		}
+		return nil, yamlError(file, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &SyntaxError{File: file, Line: extra.Line, Col: max(extra.Column, 1), Msg: "several YAML documents in one file; a catalog source or config is a single document"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(file, err)
+	}
+	c := yamlConv{doc: d, lim: lim}
+	n, err := c.conv(&root, nil, "", 0)
+	if err != nil {
+		return nil, err
+	}
+	d.Root = n
+	return d, nil
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+func yamlError(file string, err error) error {
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		if m[1] != "" {
+			line, _ = strconv.Atoi(m[1])
+		}
+		msg = m[2]
+	}
+	return &SyntaxError{File: file, Line: line, Col: 1, Msg: msg}
+}
+
+type yamlConv struct {
+	doc   *Doc
+	lim   Limits
+	nodes int
+}
+
+func (c *yamlConv) errAt(y *yaml.Node, msg string) error {
+	return &SyntaxError{File: c.doc.File, Line: y.Line, Col: max(y.Column, 1), Msg: msg}
+}
+
+func (c *yamlConv) conv(y *yaml.Node, parent *Node, key string, depth int) (*Node, error) {
+	if y.Kind == yaml.DocumentNode {
+		if len(y.Content) == 0 {
+			return &Node{Kind: Null, Doc: c.doc, End: -1, line: 1, col: 1}, nil
+		}
+		return c.conv(y.Content[0], parent, key, depth)
+	}
+	c.nodes++
+	if c.lim.MaxNodes > 0 && c.nodes > c.lim.MaxNodes {
+		return nil, c.errAt(y, "YAML aliases expand to more than "+strconv.Itoa(c.lim.MaxNodes)+" values (an alias bomb?)")
+	}
+	if c.lim.MaxDepth > 0 && depth > c.lim.MaxDepth {
+		return nil, c.errAt(y, "nesting deeper than "+strconv.Itoa(c.lim.MaxDepth)+" levels")
+	}
+	if y.Kind == yaml.AliasNode {
+		if y.Alias == nil {
+			return nil, c.errAt(y, "unknown anchor")
+		}
+		// The value is the anchored one; it keeps the anchor's position.
+		return c.conv(y.Alias, parent, key, depth+1)
+	}
+	n := &Node{Doc: c.doc, Parent: parent, Key: key, End: -1, line: y.Line, col: max(y.Column, 1),
+		Tag: y.ShortTag(), Anchor: y.Anchor}
+	n.Offset = c.doc.OffsetOf(y.Line, y.Column)
+	switch y.Style {
+	case yaml.DoubleQuotedStyle:
+		n.Style = '"'
+	case yaml.SingleQuotedStyle:
+		n.Style = '\''
+	case yaml.LiteralStyle:
+		n.Style = '|'
+	case yaml.FoldedStyle:
+		n.Style = '>'
+	case yaml.FlowStyle:
+		n.Style = 'f'
+	}
+	switch y.Kind {
+	case yaml.MappingNode:
+		n.Kind = Object
+		if err := c.mapping(n, y, depth); err != nil {
+			return nil, err
+		}
+	case yaml.SequenceNode:
+		n.Kind = Array
+		for i, item := range y.Content {
+			v, err := c.conv(item, n, strconv.Itoa(i), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, v)
+		}
+	case yaml.ScalarNode:
+		c.scalar(n, y)
+	default:
+		return nil, c.errAt(y, "unsupported YAML node")
+	}
+	return n, nil
+}
+
+func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
+	n.Value = y.Value
+	switch n.Tag {
+	case "!!null":
+		n.Kind = Null
+	case "!!bool":
+		n.Kind = Bool
+		var b bool
+		if y.Decode(&b) == nil {
+			n.Value = strconv.FormatBool(b)
+		}
+	case "!!int":
+		n.Kind = Number
+		if v, err := strconv.ParseInt(strings.ReplaceAll(y.Value, "_", ""), 0, 64); err == nil {
+			n.Value = strconv.FormatInt(v, 10)
+		} else {
+			var f float64
+			if y.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				n.Value = strconv.FormatFloat(f, 'g', -1, 64)
+			} else {
+				n.Kind = String
+			}
+		}
+	case "!!float":
+		n.Kind = Number
+		var f float64
+		if y.Decode(&f) == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			n.Value = strconv.FormatFloat(f, 'g', -1, 64)
+		} else {
+			n.Kind = String // .inf and .nan have no JSON form
+		}
+	default:
+		n.Kind = String
+	}
+}
+
+func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return c.errAt(k, "a mapping key must be a scalar")
+		}
+		if err := c.addField(n, k, v, depth); err != nil {
+			return err
+		}
+	}
+	// Merge keys add the keys the mapping does not have itself.
+	for _, m := range merges {
+		sources := []*yaml.Node{m}
+		if m.Kind == yaml.SequenceNode {
+			sources = m.Content
+		}
+		for _, s := range sources {
+			if s.Kind == yaml.AliasNode {
+				s = s.Alias
+			}
+			if s == nil || s.Kind != yaml.MappingNode {
+				return c.errAt(m, "a merge key (<<) needs a mapping or a list of mappings")
+			}
+			for i := 0; i+1 < len(s.Content); i += 2 {
+				if n.Get(s.Content[i].Value) != nil {
+					continue
+				}
+				if err := c.addField(n, s.Content[i], s.Content[i+1], depth); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *yamlConv) addField(n *Node, k, v *yaml.Node, depth int) error {
+	if prev := n.Field(k.Value); prev != nil {
+		return c.errAt(k, "duplicate key \""+k.Value+"\" (first at line "+strconv.Itoa(prev.KeyNode.Line())+")")
+	}
+	kn := &Node{Kind: String, Value: k.Value, Doc: c.doc, Parent: n, Key: k.Value, End: -1,
+		line: k.Line, col: max(k.Column, 1), Tag: k.ShortTag()}
+	kn.Offset = c.doc.OffsetOf(k.Line, k.Column)
+	val, err := c.conv(v, n, k.Value, depth+1)
+	if err != nil {
+		return err
+	}
+	n.Fields = append(n.Fields, Field{Key: k.Value, KeyNode: kn, Value: val})
+	return nil
+}

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"schedtool/catalog"
+)
+
+// Exit codes, the same for every command (SPEC section 9).
+const (
+	ExitOK      = 0 // nothing to report
+	ExitFailure = 1 // the tool could not do its job
+	ExitReport  = 2 // findings at or above --fail-on, pending changes, remaining users
+)
+
+// reportError ends a run that did its job and has something to report
+// (exit 2). Its message, if any, goes to standard error.
+type reportError struct{ msg string }
+
+func (e *reportError) Error() string { return e.msg }
+
+// usageError is a bad flag, argument or input (exit 1).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitCode maps the error of a command to the process exit code. It is
+// the only place where that mapping is made.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return ExitOK
+	}
+	var rep *reportError
+	if errors.As(err, &rep) {
+		if rep.msg != "" {
+			fmt.Fprintln(stderr, "schedtool: "+rep.msg)
+		}
+		return ExitReport
+	}
+	var ue *catalog.UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "schedtool: "+ue.Msg)
+		return ExitFailure
+	}
+	fmt.Fprintln(stderr, "schedtool: "+err.Error())
+	return ExitFailure
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"schedtool/catalog"
+	"schedtool/schedule/connector"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Streams are a command's standard input, output and error.
+type Streams struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// common holds the flags every command reads.
+type common struct {
+	Streams
+	connectors  string
+	maxFileSize int64
+	maxRowSize  int
+	quiet       bool
+}
+
+// registry returns the builtin registry, extended by --connectors.
+func (c *common) registry() (*connector.Registry, error) {
+	reg := connector.Builtin()
+	if c.connectors == "" {
+		return reg, nil
+	}
+	b, err := os.ReadFile(c.connectors)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--connectors: %v", err)}
+	}
+	ext, err := connector.ParseRegistry(b)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--connectors %s: %v", c.connectors, err)}
+	}
+	if reg, err = reg.Extend(ext); err != nil {
+		return nil, &usageError{fmt.Sprintf("--connectors %s: %v", c.connectors, err)}
+	}
+	return reg, nil
+}
+
+func (c *common) loadOptions() catalog.Options {
+	o := catalog.DefaultOptions()
+	o.MaxFileSize = c.maxFileSize
+	o.MaxRowSize = c.maxRowSize
+	o.Stdin = c.In
+	return o
+}
+
+// Main runs schedtool with arguments and streams, and returns the exit code.
+func Main(args []string, s Streams) int {
+	root := newRoot(s)
+	root.SetArgs(args)
+	return exitCode(root.Execute(), s.Err)
+}
+
+func newRoot(s Streams) *cobra.Command {
+	c := &common{Streams: s}
+	root := &cobra.Command{
+		Use:   "schedtool",
+		Short: "Validate, migrate and count the sync schedules of Estuary Flow materializations",
+		Long: `schedtool works on Flow catalogs (YAML or JSON sources with their imports and
+config files, sealed configs too) and on stored-spec dumps of live_specs
+(newline-delimited JSON). A PATH is a catalog source, a directory (every
+flow.yaml and flow.json under it), a .ndjson or .jsonl dump, or - for
+standard input.
+
+Exit codes: 0 nothing to report; 1 schedtool could not do its job (a bad
+flag, an unreadable PATH, nothing found); 2 findings at or above --fail-on,
+changes pending in a dry run, or remaining users under --fail-if-remaining.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return &usageError{fmt.Sprintf("%v (see '%s --help')", err, cmd.CommandPath())}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&c.connectors, "connectors", "", "a registry file (JSON) that extends or overrides the builtin table of scheduling images")
+	pf.Int64Var(&c.maxFileSize, "max-file-size", 64<<20, "refuse a source or config file larger than this many bytes")
+	pf.IntVar(&c.maxRowSize, "max-row-size", 64<<20, "refuse a stored-spec row longer than this many bytes")
+	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
+	root.AddCommand(newValidate(c), newSchema(c))
+	return root
+}
+
+// noArgsOK makes cobra's argument errors usage errors.
+func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := v(cmd, args); err != nil {
+			return &usageError{fmt.Sprintf("%v (see '%s --help')", err, cmd.CommandPath())}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,218 @@
+package connector
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Family is a kind of connector-side pacing.
+type Family string
+
+const (
+	FamilySyncSchedule   Family = "syncSchedule"
+	FamilyUploadInterval Family = "uploadInterval"
+	FamilyUploadISO      Family = "upload_interval"
+)
+
+// FamilyInfo says where a family's schedule lives in the config and what
+// its published schema allows.
+type FamilyInfo struct {
+	Pointer  string   `json:"pointer"`
+	Enum     []string `json:"enum,omitempty"`
+	Default  string   `json:"default,omitempty"`
+	Required bool     `json:"required,omitempty"`
+	ISO8601  bool     `json:"iso8601,omitempty"`
+	Zero     string   `json:"zero,omitempty"`
+}
+
+// SeedPart is one config value hashed into a connector's jitter seed.
+type SeedPart struct {
+	Pointer     string `json:"pointer"`
+	LastSegment bool   `json:"lastSegment,omitempty"`
+}
+
+// Entry is one connector image.
+type Entry struct {
+	Image  string     `json:"image"`
+	Family Family     `json:"family"`
+	Seed   []SeedPart `json:"seed,omitempty"`
+	// UpdateDelayBefore: tags before this one took /advanced/updateDelay
+	// and did not know syncSchedule ("" when the image never did).
+	UpdateDelayBefore string `json:"updateDelayBefore,omitempty"`
+	// DeferralSince: the first tag that has the boilerplate deferral
+	// (the connector turns its own delay off under a runtime schedule).
+	DeferralSince string `json:"deferralSince,omitempty"`
+}
+
+// Registry is the table of scheduling images.
+type Registry struct {
+	Families map[Family]FamilyInfo `json:"families"`
+	Images   []Entry               `json:"images"`
+
+	byImage map[string]int
+}
+
+//go:embed registry.json
+var builtin []byte
+
+// Builtin returns the registry shipped with schedtool.
+func Builtin() *Registry {
+	r, err := ParseRegistry(builtin)
+	if err != nil {
+		panic("connector: builtin registry: " + err.Error())
+	}
+	return r
+}
+
+// ParseRegistry reads a registry document and checks it.
+func ParseRegistry(b []byte) (*Registry, error) {
+	var r Registry
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&r); err != nil {
+		return nil, err
+	}
+	return &r, r.index()
+}
+
+// Extend merges another registry over r: families and images of the same
+// name are replaced, new ones are added.
+func (r *Registry) Extend(o *Registry) (*Registry, error) {
+	out := &Registry{Families: map[Family]FamilyInfo{}}
+	for k, v := range r.Families {
+		out.Families[k] = v
+	}
+	for k, v := range o.Families {
+		out.Families[k] = v
+	}
+	out.Images = append(out.Images, r.Images...)
+	for _, e := range o.Images {
+		replaced := false
+		for i := range out.Images {
+			if out.Images[i].Image == e.Image {
+				out.Images[i], replaced = e, true
+			}
+		}
+		if !replaced {
+			out.Images = append(out.Images, e)
+		}
+	}
+	return out, out.index()
+}
+
+func (r *Registry) index() error {
+	r.byImage = map[string]int{}
+	for f, info := range r.Families {
+		if !strings.HasPrefix(info.Pointer, "/") {
+			return fmt.Errorf("family %s: pointer %q must start with /", f, info.Pointer)
+		}
+	}
+	for i, e := range r.Images {
+		if e.Image == "" {
+			return fmt.Errorf("image %d: missing image name", i)
+		}
+		if _, ok := r.Families[e.Family]; !ok {
+			return fmt.Errorf("image %s: unknown family %q", e.Image, e.Family)
+		}
+		r.byImage[e.Image] = i
+	}
+	return nil
+}
+
+// Lookup finds the entry of an image reference (name[:tag] or
+// name@sha256:...), and returns the tag ("" for a digest or none).
+func (r *Registry) Lookup(ref string) (*Entry, string, bool) {
+	name, tag := SplitImage(ref)
+	i, ok := r.byImage[name]
+	if !ok {
+		return nil, tag, false
+	}
+	return &r.Images[i], tag, true
+}
+
+// Family returns the info of a family.
+func (r *Registry) Family(f Family) FamilyInfo { return r.Families[f] }
+
+// Names lists the images, sorted.
+func (r *Registry) Names() []string {
+	var out []string
+	for _, e := range r.Images {
+		out = append(out, e.Image)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SplitImage splits an image reference into name and tag.
+func SplitImage(ref string) (name, tag string) {
+	if at := strings.IndexByte(ref, '@'); at >= 0 {
+		return ref[:at], ""
+	}
+	slash := strings.LastIndexByte(ref, '/')
+	if colon := strings.LastIndexByte(ref, ':'); colon > slash {
+		return ref[:colon], ref[colon+1:]
+	}
+	return ref, ""
+}
+
+// TagBefore reports whether tag is a version older than since ("v2" is
+// before "v3", "v3.1" is not). Tags that are not versions (dev, a digest,
+// none) count as current: never before anything.
+func TagBefore(tag, since string) bool {
+	a, okA := parseVersion(tag)
+	b, okB := parseVersion(since)
+	if !okA || !okB {
+		return false
+	}
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y int
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+func parseVersion(s string) ([]int, bool) {
+	s = strings.TrimPrefix(s, "v")
+	if s == "" {
+		return nil, false
+	}
+	var out []int
+	for _, p := range strings.Split(s, ".") {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
+}
+
+// AcceptsSyncSchedule reports whether this tag of the image takes the
+// syncSchedule object (and refuses /advanced/updateDelay).
+func (e *Entry) AcceptsSyncSchedule(tag string) bool {
+	return e.UpdateDelayBefore == "" || !TagBefore(tag, e.UpdateDelayBefore)
+}
+
+// HasDeferral reports whether this tag defers its ack delay to a runtime
+// schedule (the boilerplate shim is in the image).
+func (e *Entry) HasDeferral(tag string) bool {
+	if e.DeferralSince == "" {
+		return false
+	}
+	if _, ok := parseVersion(tag); !ok {
+		return false
+	}
+	return !TagBefore(tag, e.DeferralSince)
+}

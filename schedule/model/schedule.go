@@ -1,0 +1,329 @@
+// Package model is Flow's materialization sync schedule (models::SyncSchedule):
+// its wire shape, decoding with unknown keys refused, and validation with
+// Flow's texts. Standard library only: connector images import it through
+// the boilerplate package.
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Spec is the wire shape of a model syncSchedule. The JSON Schema published
+// by `schedtool schema` is generated from these types.
+type Spec struct {
+	BaseInterval string       `json:"baseInterval" jsonschema:"title=Base interval,description=Interval between commits outside every window (a humantime duration such as 4h or 1h 30m; 0s commits as fast as possible)."`
+	Timezone     string       `json:"timezone,omitempty" jsonschema:"description=IANA timezone name or +HH:MM offset in which windows are read. Required when windows are configured."`
+	Windows      []WindowSpec `json:"windows,omitempty" jsonschema:"description=Windows of faster (or slower) commits; the first active window wins."`
+}
+
+// WindowSpec is the wire shape of one window.
+type WindowSpec struct {
+	Interval string   `json:"interval" jsonschema:"description=Interval between commits while the window is active (a humantime duration)."`
+	Start    string   `json:"start" jsonschema:"description=Local start time HH:MM (inclusive)."`
+	End      string   `json:"end" jsonschema:"description=Local end time HH:MM (exclusive); before start means the window runs overnight."`
+	Days     []string `json:"days,omitempty" jsonschema:"description=Days on which the window is enabled (Mon or Monday in any case); absent means every day."`
+}
+
+// Schedule is a decoded model schedule. Clocks that do not parse are kept
+// as written (Start/End < 0) so that Validate reports them in Flow's order.
+type Schedule struct {
+	BaseInterval time.Duration
+	Timezone     string // "" when absent
+	Windows      []Window
+}
+
+// Window is a decoded window.
+type Window struct {
+	Interval           time.Duration
+	StartText, EndText string
+	Start, End         Clock          // -1 when the text is not a clock
+	Days               []time.Weekday // nil: every day
+	DaysSet            bool           // days was given (possibly empty)
+}
+
+// DecodeError is a schedule that does not decode. Path is the JSON pointer
+// tokens, relative to the schedule, of the value at fault.
+type DecodeError struct {
+	Path []string
+	Msg  string
+}
+
+func (e *DecodeError) Error() string {
+	if len(e.Path) == 0 {
+		return e.Msg
+	}
+	return strings.Join(e.Path, ".") + ": " + e.Msg
+}
+
+// ValidationError is a decoded schedule that Flow rejects. Path locates the
+// value at fault (relative to the schedule); Msg is Flow's text verbatim.
+type ValidationError struct {
+	Path []string
+	Msg  string
+}
+
+func (e *ValidationError) Error() string { return e.Msg }
+
+// DecodeJSON decodes a schedule from JSON bytes.
+func DecodeJSON(b []byte) (*Schedule, error) {
+	var v any
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, &DecodeError{Msg: err.Error()}
+	}
+	return Decode(v)
+}
+
+// Decode decodes a generic JSON value (map[string]any, []any, string,
+// float64 or json.Number, bool, nil) into a Schedule. Unknown keys, missing
+// required keys, wrong types, bad durations and bad day names are errors.
+func Decode(v any) (*Schedule, error) {
+	obj, err := object(v, nil, "struct SyncSchedule", "baseInterval", "timezone", "windows")
+	if err != nil {
+		return nil, err
+	}
+	s := &Schedule{}
+	raw, ok := obj["baseInterval"]
+	if !ok || raw == nil {
+		return nil, &DecodeError{Msg: "missing field `baseInterval`"}
+	}
+	if s.BaseInterval, err = duration(raw, []string{"baseInterval"}); err != nil {
+		return nil, err
+	}
+	if tz, ok := obj["timezone"]; ok && tz != nil {
+		str, isStr := tz.(string)
+		if !isStr {
+			return nil, typeError(tz, []string{"timezone"}, "a string")
+		}
+		s.Timezone = str
+	}
+	if ws, ok := obj["windows"]; ok {
+		list, isList := ws.([]any)
+		if !isList {
+			return nil, typeError(ws, []string{"windows"}, "a sequence")
+		}
+		for i, w := range list {
+			win, err := decodeWindow(w, []string{"windows", fmt.Sprint(i)})
+			if err != nil {
+				return nil, err
+			}
+			s.Windows = append(s.Windows, win)
+		}
+	}
+	return s, nil
+}
+
+func decodeWindow(v any, path []string) (Window, error) {
+	obj, err := object(v, path, "struct Window", "interval", "start", "end", "days")
+	if err != nil {
+		return Window{}, err
+	}
+	var w Window
+	for _, k := range []string{"interval", "start", "end"} {
+		if x, ok := obj[k]; !ok || x == nil {
+			return w, &DecodeError{Path: path, Msg: "missing field `" + k + "`"}
+		}
+	}
+	if w.Interval, err = duration(obj["interval"], append(path[:len(path):len(path)], "interval")); err != nil {
+		return w, err
+	}
+	for _, k := range []string{"start", "end"} {
+		str, ok := obj[k].(string)
+		if !ok {
+			return w, typeError(obj[k], append(path[:len(path):len(path)], k), "a time of day HH:MM")
+		}
+		c, valid := ParseClock(str)
+		if !valid {
+			c = -1
+		}
+		if k == "start" {
+			w.StartText, w.Start = str, c
+		} else {
+			w.EndText, w.End = str, c
+		}
+	}
+	if d, ok := obj["days"]; ok && d != nil {
+		list, isList := d.([]any)
+		if !isList {
+			return w, typeError(d, append(path[:len(path):len(path)], "days"), "a sequence")
+		}
+		w.DaysSet = true
+		w.Days = []time.Weekday{}
+		for i, x := range list {
+			p := append(path[:len(path):len(path)], "days", fmt.Sprint(i))
+			str, ok := x.(string)
+			if !ok {
+				return w, typeError(x, p, "a day name")
+			}
+			day, ok := ParseDay(str)
+			if !ok {
+				return w, &DecodeError{Path: p, Msg: fmt.Sprintf("unknown day %q (expected a day name such as Mon or Monday)", str)}
+			}
+			w.Days = append(w.Days, day)
+		}
+	}
+	return w, nil
+}
+
+func object(v any, path []string, what string, keys ...string) (map[string]any, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, typeError(v, path, what)
+	}
+	var unknown []string
+	for k := range obj {
+		known := false
+		for _, want := range keys {
+			known = known || k == want
+		}
+		if !known {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, &DecodeError{Path: append(path[:len(path):len(path)], unknown[0]),
+			Msg: fmt.Sprintf("unknown field `%s`, expected %s", unknown[0], oneOf(keys))}
+	}
+	return obj, nil
+}
+
+func oneOf(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = "`" + k + "`"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return "one of " + strings.Join(q, ", ")
+}
+
+func duration(v any, path []string) (time.Duration, error) {
+	s, ok := v.(string)
+	if !ok {
+		return 0, typeError(v, path, "a duration string such as \"4h\"")
+	}
+	d, err := ParseDuration(s)
+	if err != nil {
+		return 0, &DecodeError{Path: path, Msg: err.Error()}
+	}
+	return d, nil
+}
+
+// typeError words a type mismatch as serde does.
+func typeError(v any, path []string, want string) error {
+	var got string
+	switch x := v.(type) {
+	case nil:
+		got = "null"
+	case bool:
+		got = fmt.Sprintf("boolean `%v`", x)
+	case string:
+		got = fmt.Sprintf("string %q", x)
+	case float64, json.Number, int, int64:
+		got = fmt.Sprintf("number `%v`", x)
+	case []any:
+		got = "sequence"
+	case map[string]any:
+		got = "map"
+	default:
+		got = fmt.Sprintf("%T", v)
+	}
+	return &DecodeError{Path: path, Msg: fmt.Sprintf("invalid type: %s, expected %s", got, want)}
+}
+
+// Validate applies Flow's checks, first failure wins, with Flow's texts.
+func (s *Schedule) Validate() error {
+	if len(s.Windows) == 0 && s.Timezone != "" {
+		return &ValidationError{Path: []string{"timezone"}, Msg: "'timezone' applies only to windows; remove it or configure a window"}
+	}
+	if len(s.Windows) > 0 && s.Timezone == "" {
+		return &ValidationError{Msg: "must provide 'timezone' when windows are configured"}
+	}
+	if s.Timezone != "" {
+		if _, err := ParseTimezone(s.Timezone); err != nil {
+			return &ValidationError{Path: []string{"timezone"}, Msg: fmt.Sprintf("invalid timezone %q (expected an IANA name like America/New_York, or a +HH:MM offset)", s.Timezone)}
+		}
+	}
+	for i, w := range s.Windows {
+		at := func(k string) []string { return []string{"windows", fmt.Sprint(i), k} }
+		if w.Start < 0 {
+			return &ValidationError{Path: at("start"), Msg: fmt.Sprintf("invalid start %q of window %d (expected HH:MM)", w.StartText, i)}
+		}
+		if w.End < 0 {
+			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("invalid end %q of window %d (expected HH:MM)", w.EndText, i)}
+		}
+		if w.Start == w.End {
+			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("start and end of window %d must be different: got %q and %q", i, w.StartText, w.EndText)}
+		}
+		if w.DaysSet && len(w.Days) == 0 {
+			return &ValidationError{Path: at("days"), Msg: fmt.Sprintf("days of window %d must not be empty (omit it to enable all days)", i)}
+		}
+		var seen [7]bool
+		for j, d := range w.Days {
+			if seen[d] {
+				return &ValidationError{Path: []string{"windows", fmt.Sprint(i), "days", fmt.Sprint(j)}, Msg: fmt.Sprintf("days of window %d must not repeat: got %s twice", i, DayName(d))}
+			}
+			seen[d] = true
+		}
+	}
+	return s.checkOverlap()
+}
+
+// EnabledDays reports the days on which the window is enabled.
+func (w Window) EnabledDays() [7]bool {
+	var on [7]bool
+	if !w.DaysSet {
+		return [7]bool{true, true, true, true, true, true, true}
+	}
+	for _, d := range w.Days {
+		on[d] = true
+	}
+	return on
+}
+
+type segment struct {
+	day        int
+	start, end int // minutes, end may be 1440
+	window     int
+}
+
+func (s *Schedule) checkOverlap() error {
+	var segs []segment
+	for i, w := range s.Windows {
+		on := w.EnabledDays()
+		for d := 0; d < 7; d++ {
+			if !on[d] {
+				continue
+			}
+			if w.Start < w.End {
+				segs = append(segs, segment{d, int(w.Start), int(w.End), i})
+				continue
+			}
+			if w.End != 0 {
+				segs = append(segs, segment{d, 0, int(w.End), i})
+			}
+			segs = append(segs, segment{d, int(w.Start), 1440, i})
+		}
+	}
+	sort.SliceStable(segs, func(a, b int) bool {
+		if segs[a].day != segs[b].day {
+			return segs[a].day < segs[b].day
+		}
+		return segs[a].start < segs[b].start
+	})
+	for k := 1; k < len(segs); k++ {
+		prev, next := segs[k-1], segs[k]
+		if prev.day == next.day && prev.window != next.window && next.start < prev.end {
+			return &ValidationError{Path: []string{"windows", fmt.Sprint(next.window)},
+				Msg: fmt.Sprintf("windows %d and %d overlap on %s at %s", prev.window, next.window, dayNames[next.day], Clock(next.start))}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+// Package validate checks materializations for schedule correctness: the
+// rules of catalog build validation (SPEC section 5).
+package validate
+
+import (
+	"fmt"
+	"strings"
+
+	"schedtool/catalog"
+	"schedtool/catalog/tree"
+	"schedtool/finding"
+	"schedtool/schedule/connector"
+	"schedtool/schedule/model"
+	"schedtool/schemas"
+)
+
+// Checker applies the rules with one registry of connector images.
+type Checker struct {
+	Registry *connector.Registry
+}
+
+// Check returns the findings of one materialization, in no special order.
+func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
+	var out []finding.Finding
+	add := func(rule string, sev finding.Severity, n *tree.Node, msg string) {
+		out = append(out, finding.Finding{Rule: rule, Severity: sev, Task: m.Name, Pos: catalog.Pos(n), Message: msg})
+	}
+	v2, flag := m.V2()
+	boolFlag := flag != nil && flag.Kind == tree.Bool
+	if flag != nil && flag.Kind != tree.String && flag.Kind != tree.Null {
+		hint := "flag values are strings"
+		if boolFlag {
+			hint = fmt.Sprintf("an unquoted %s is a YAML boolean and flag values are strings; quote it: enable-runtime-v2: %q", flag.Value, flag.Value)
+		}
+		add(finding.InvalidShardFlag, finding.Error, flag,
+			fmt.Sprintf("materialization %s: shards.flags.enable-runtime-v2 must be a string, not %s (%s); Flow refuses the spec and the task is not on the V2 runtime", m.Name, flag.Kind, hint))
+	}
+
+	sched := m.ModelSchedule()
+	if sched != nil {
+		if p := checkModel(sched); p != nil {
+			at := sched.Path(p.path...)
+			if at == nil {
+				at = sched
+			}
+			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg)
+		}
+		if !v2 {
+			msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", m.Name)
+			if boolFlag {
+				msg += fmt.Sprintf(" (its flag is the unquoted YAML boolean %s; quote it)", flag.Value)
+			}
+			add(finding.RequiresRuntimeV2, finding.Error, sched, msg)
+		}
+	}
+
+	if m.Image == "" {
+		return out
+	}
+	entry, tag, ok := c.Registry.Lookup(m.Image)
+	if !ok {
+		return out
+	}
+	cfg := m.Config
+	if cfg != nil && cfg.Err != "" {
+		return out // reported as parse-error; the schedule is unknown
+	}
+	var value any = map[string]any{}
+	var eff *tree.Node
+	if cfg != nil {
+		value, eff = cfg.Value, cfg.Effective
+	}
+	res := c.Registry.Classify(entry, tag, value)
+	// at locates a pointer of the effective config, else the config.
+	at := func(ptr string) *tree.Node {
+		if eff != nil {
+			if n := eff.Lookup(ptr); n != nil {
+				return n
+			}
+		}
+		return configNode(m)
+	}
+	for _, p := range res.Problems {
+		switch p.Kind {
+		case connector.ProblemInvalid:
+			add(finding.InvalidConnectorSchedule, finding.Error, at(p.Pointer), p.Msg)
+		case connector.ProblemOffEnum:
+			add(finding.OffEnumScheduleValue, finding.Warning, at(p.Pointer), p.Msg)
+		case connector.ProblemUpdateDelay:
+			add(finding.LegacyUpdateDelay, finding.Warning, at(p.Pointer), p.Msg)
+		case connector.ProblemSealed:
+			add(finding.SealedSchedule, finding.Info, at(p.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", m.Name, p.Msg))
+		}
+	}
+	if res.Kind == connector.KindInvalid && !res.Present && res.Family == connector.FamilySyncSchedule {
+		return out
+	}
+	sealed := cfg != nil && cfg.Sealed
+	via := ""
+	if sealed {
+		via = ", via sops.overlay since the config is sealed"
+	}
+	schedAt := configNode(m)
+	if res.Present {
+		schedAt = at(res.Pointer)
+	}
+	switch {
+	case sched != nil && entry.Family == connector.FamilySyncSchedule && res.Configured:
+		key, fix := "syncSchedule", `set syncSchedule to {syncFrequency: "0s"}`
+		if res.Pointer == "/advanced/updateDelay" {
+			key, fix = "advanced.updateDelay", `remove advanced.updateDelay and set syncSchedule to {syncFrequency: "0s"}`
+		}
+		add(finding.SyncScheduleConflict, finding.Error, schedAt,
+			fmt.Sprintf("materialization %s configures a sync schedule both in its connector config (%s) and as a materialization sync schedule; remove one (to keep the materialization schedule, %s%s)", m.Name, key, fix, via))
+	case sched != nil && v2 && res.Known && res.Delay > 0 && !entry.HasDeferral(tag):
+		add(finding.AckDelayStacks, finding.Warning, schedAt, stacksMessage(m.Name, c.Registry, entry, res, via))
+	case sched == nil && v2 && res.Known && res.Delay > 0:
+		add(finding.ConnectorScheduleInUse, finding.Info, schedAt,
+			fmt.Sprintf("materialization %s is paced by its connector, which delays commit acknowledgements by up to %s (%s); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime", m.Name, connector.FormatDelay(res.Delay), describeDelay(res)))
+	}
+	return out
+}
+
+func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, res connector.Result, via string) string {
+	if res.Family == connector.FamilySyncSchedule {
+		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (the default when its config has no syncSchedule), so the two stack; set the connector's syncSchedule to {syncFrequency: \"0s\"}%s", name, connector.FormatDelay(res.Delay), via)
+	}
+	key := strings.TrimPrefix(reg.Family(e.Family).Pointer, "/")
+	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; set %s to %q (outside its published values)%s, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero, via)
+}
+
+func describeDelay(res connector.Result) string {
+	switch res.Kind {
+	case connector.KindDefault:
+		return "the default when its config has no syncSchedule"
+	case connector.KindAlternating:
+		return fmt.Sprintf("syncSchedule: %s inside its fast window, 4h outside", connector.FormatDelay(max(res.Schedule.Frequency, 0)))
+	case connector.KindUpdateDelay:
+		return "advanced.updateDelay"
+	case connector.KindFileInterval:
+		return strings.TrimPrefix(res.Pointer, "/")
+	}
+	return "syncSchedule.syncFrequency"
+}
+
+// configNode is where a finding about a whole config points.
+func configNode(m *catalog.Materialization) *tree.Node {
+	if m.Config != nil {
+		if m.Config.RefNode != nil {
+			return m.Config.RefNode
+		}
+		if m.Config.Node != nil {
+			return m.Config.Node
+		}
+	}
+	if m.ImageNode != nil {
+		return m.ImageNode
+	}
+	return m.Spec
+}
+
+type modelProblem struct {
+	path []string
+	msg  string
+}
+
+// checkModel decodes and validates a model schedule: the structure by the
+// published schema, then durations, days and Flow's validation.
+func checkModel(n *tree.Node) *modelProblem {
+	v := n.Interface(nil)
+	if p := schemas.CheckModel(v); p != nil {
+		return &modelProblem{p.Path, p.Msg}
+	}
+	s, err := model.Decode(v)
+	if err != nil {
+		de := err.(*model.DecodeError)
+		return &modelProblem{de.Path, de.Error()}
+	}
+	if err := s.Validate(); err != nil {
+		ve := err.(*model.ValidationError)
+		return &modelProblem{ve.Path, ve.Msg}
+	}
+	return nil
+}
