@@ -62,13 +62,17 @@ var builtin []byte
 // Builtin returns the registry shipped with schedtool.
 func Builtin() *Registry {
 	r, err := ParseRegistry(builtin)
+	if err == nil {
+		err = r.index()
+	}
 	if err != nil {
 		panic("connector: builtin registry: " + err.Error())
 	}
 	return r
 }
 
-// ParseRegistry reads a registry document and checks it.
+// ParseRegistry reads a registry document (unknown keys refused). Its
+// images may name families of the registry it will extend.
 func ParseRegistry(b []byte) (*Registry, error) {
 	var r Registry
 	d := json.NewDecoder(strings.NewReader(string(b)))
@@ -76,7 +80,12 @@ func ParseRegistry(b []byte) (*Registry, error) {
 	if err := d.Decode(&r); err != nil {
 		return nil, err
 	}
-	return &r, r.index()
+	for i, e := range r.Images {
+		if e.Image == "" {
+			return nil, fmt.Errorf("image %d: missing image name", i)
+		}
+	}
+	return &r, nil
 }
 
 // Extend merges another registry over r: families and images of the same

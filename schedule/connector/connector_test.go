@@ -1,0 +1,239 @@
+package connector
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseDays(t *testing.T) {
+	for _, ok := range []string{"Su-S", "M-F", "M,W,F", "Su,T-Th", "Su-M,Th-S", "", "S", "Su", "Th"} {
+		if _, err := ParseDays(ok); err != nil {
+			t.Errorf("ParseDays(%q): %v", ok, err)
+		}
+	}
+	on, _ := ParseDays("Su,T-Th")
+	if on != [7]bool{true, false, true, true, true, false, false} {
+		t.Errorf("ParseDays(Su,T-Th) = %v", on)
+	}
+	for in, want := range map[string]string{
+		"M-F,":  `invalid day specification: ""`,
+		"F-M":   `invalid day specification: "F-M" (days of a range must be different and in increasing order)`,
+		"M-M":   `invalid day specification: "M-M" (days of a range must be different and in increasing order)`,
+		"M,Su":  `days specified in "M,Su" must be in ascending order and not repeat`,
+		"Su, T": `invalid day specification: " T"`,
+		"m-f":   `invalid day specification: "m-f"`,
+		"M-W,T": `days specified in "M-W,T" must be in ascending order and not repeat`,
+		"Mon":   `invalid day specification: "Mon"`,
+		"M-F-S": `invalid day specification: "M-F-S"`,
+	} {
+		_, err := ParseDays(in)
+		if err == nil || err.Error() != want {
+			t.Errorf("ParseDays(%q) = %v, want %s", in, err, want)
+		}
+	}
+}
+
+func TestLoadTimezone(t *testing.T) {
+	for _, ok := range []string{"America/New_York", "US/Eastern", "EST5EDT", "UTC", "Local", "+05:00", "-08:00", "+24:00", "+05:60"} {
+		if _, good := LoadTimezone(ok); !good {
+			t.Errorf("LoadTimezone(%q) refused", ok)
+		}
+	}
+	for _, bad := range []string{"+5:30", "america/new_york", "Mars/Base", "+0500", "05:00", ""} {
+		if _, good := LoadTimezone(bad); good {
+			t.Errorf("LoadTimezone(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseISO8601(t *testing.T) {
+	for in, want := range map[string]time.Duration{"PT0S": 0, "P0D": 0, "P": 0, "PT": 0, "PT15M": 15 * time.Minute, "PT1H30M": 90 * time.Minute, "PT4H": 4 * time.Hour, "PT90S": 90 * time.Second, "P0Y0M0W0DT1H": time.Hour} {
+		got, err := ParseISO8601(in)
+		if err != nil || got != want {
+			t.Errorf("ParseISO8601(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"P1D":      `upload_interval "P1D" must not use years, months, weeks or days`,
+		"PT5H":     `upload_interval "PT5H" must be at most 4 hours`,
+		"PT4H1S":   `upload_interval "PT4H1S" must be at most 4 hours`,
+		"PT1.5H":   `invalid ISO-8601 duration "PT1.5H" (expected a form like PT15M)`,
+		"15m":      `invalid ISO-8601 duration "15m" (expected a form like PT15M)`,
+		"PT15":     `invalid ISO-8601 duration "PT15" (expected a form like PT15M)`,
+		"PT1M1H":   `invalid ISO-8601 duration "PT1M1H" (expected a form like PT15M)`,
+		"pt15m":    `invalid ISO-8601 duration "pt15m" (expected a form like PT15M)`,
+		"PTT1M":    `invalid ISO-8601 duration "PTT1M" (expected a form like PT15M)`,
+		"P1W":      `upload_interval "P1W" must not use years, months, weeks or days`,
+		"PT-1M":    `invalid ISO-8601 duration "PT-1M" (expected a form like PT15M)`,
+		"PT999999999999999999999M": `invalid ISO-8601 duration "PT999999999999999999999M" (expected a form like PT15M)`,
+	} {
+		_, err := ParseISO8601(in)
+		if err == nil || err.Error() != want {
+			t.Errorf("ParseISO8601(%q) = %v, want %s", in, err, want)
+		}
+	}
+}
+
+// The connector's validation texts, verbatim, in its order.
+func TestParseSyncScheduleTexts(t *testing.T) {
+	const p = "validating schedule configuration: "
+	for _, tc := range []struct {
+		spec SyncScheduleSpec
+		ptr  string
+		want string
+	}{
+		{SyncScheduleSpec{SyncFrequency: "15m", FastSyncStartTime: "09:00"}, "",
+			p + "must provide 'timezone', 'syncFrequency', 'fastSyncStartTime', and 'fastSyncStopTime' when configuring sync frequency active times"},
+		{SyncScheduleSpec{FastSyncEnabledDays: "M-F"}, "",
+			p + "must provide 'timezone', 'syncFrequency', 'fastSyncStartTime', and 'fastSyncStopTime' when configuring sync frequency active times"},
+		{SyncScheduleSpec{SyncFrequency: "abc"}, "/syncFrequency", p + `parsing interval in CreateSchedule: time: invalid duration "abc"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "09:00"}, "/fastSyncStopTime",
+			p + `alternateStart and alternateEnd must be different: got "09:00" and "09:00"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "9:00", FastSyncStopTime: "09:00"}, "/fastSyncStopTime",
+			p + `alternateStart and alternateEnd must be different: got "9:00" and "09:00"`},
+		{SyncScheduleSpec{SyncFrequency: "fast", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00"}, "/syncFrequency",
+			p + `building alternate schedule: parsing interval "fast": time: invalid duration "fast"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "Mars/Base", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00"}, "/timezone",
+			p + `unknown or invalid timezone "Mars/Base": timezone must be a valid IANA timezone name or +HH:MM offset`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "25:00", FastSyncStopTime: "17:00"}, "/fastSyncStartTime",
+			p + `invalid alternate start time "25:00" (time of day should look like '13:00'): parsing time "25:00": hour out of range`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "5pm"}, "/fastSyncStopTime",
+			p + `invalid alternate end time "5pm" (time of day should look like '13:00'): parsing time "5pm" as "15:04": cannot parse "pm" as ":"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "Su, T"}, "/fastSyncEnabledDays",
+			p + `parsing alternate active days: invalid day specification: " T"`},
+	} {
+		_, prob := ParseSyncSchedule(tc.spec)
+		if prob == nil || prob.Msg != tc.want || prob.Pointer != tc.ptr {
+			t.Errorf("ParseSyncSchedule(%+v) = %+v\nwant %s at %q", tc.spec, prob, tc.want, tc.ptr)
+		}
+	}
+	p2, prob := ParseSyncSchedule(SyncScheduleSpec{SyncFrequency: "0s", Timezone: "America/New_York", FastSyncStartTime: "22:00", FastSyncStopTime: "6:00", FastSyncEnabledDays: "M-F"})
+	if prob != nil || !p2.Alternating || p2.Start != 22*60 || p2.Stop != 6*60 || p2.Days != [7]bool{false, true, true, true, true, true, false} {
+		t.Errorf("ParseSyncSchedule(overnight) = %+v, %+v", p2, prob)
+	}
+}
+
+func classify(t *testing.T, image string, cfg any) Result {
+	t.Helper()
+	reg := Builtin()
+	e, tag, ok := reg.Lookup(image)
+	if !ok {
+		t.Fatalf("no entry for %s", image)
+	}
+	return reg.Classify(e, tag, cfg)
+}
+
+func TestClassify(t *testing.T) {
+	const sf = "ghcr.io/estuary/materialize-snowflake:v4"
+	obj := func(kv ...any) map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name       string
+		image      string
+		cfg        any
+		kind       Kind
+		delay      time.Duration
+		known      bool
+		configured bool
+		problems   []ProblemKind
+	}{
+		{"absent is the 30m default", sf, obj(), KindDefault, 30 * time.Minute, true, false, nil},
+		{"null is absent", sf, obj("syncSchedule", nil), KindDefault, 30 * time.Minute, true, false, nil},
+		{"all-empty remnant", sf, obj("syncSchedule", obj("syncFrequency", "", "timezone", nil)), KindDefault, 30 * time.Minute, true, false, nil},
+		{"carve-out 0s", sf, obj("syncSchedule", obj("syncFrequency", "0s")), KindZero, 0, true, false, nil},
+		{"carve-out 0h0m0s", sf, obj("syncSchedule", obj("syncFrequency", "0h0m0s")), KindZero, 0, true, false, []ProblemKind{ProblemOffEnum}},
+		{"carve-out 0", sf, obj("syncSchedule", obj("syncFrequency", "0", "timezone", "")), KindZero, 0, true, false, []ProblemKind{ProblemOffEnum}},
+		{"zero with a timezone is configured", sf, obj("syncSchedule", obj("syncFrequency", "0s", "timezone", "UTC")), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"fixed 1h", sf, obj("syncSchedule", obj("syncFrequency", "1h")), KindFixed, time.Hour, true, true, nil},
+		{"off-enum 45m", sf, obj("syncSchedule", obj("syncFrequency", "45m")), KindFixed, 45 * time.Minute, true, true, []ProblemKind{ProblemOffEnum}},
+		{"negative means no delay", sf, obj("syncSchedule", obj("syncFrequency", "-5m")), KindFixed, 0, true, true, []ProblemKind{ProblemOffEnum}},
+		{"alternating", sf, obj("syncSchedule", obj("syncFrequency", "15m", "timezone", "UTC", "fastSyncStartTime", "09:00", "fastSyncStopTime", "17:00")), KindAlternating, 4 * time.Hour, true, true, nil},
+		{"invalid frequency", sf, obj("syncSchedule", obj("syncFrequency", "soon")), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"unknown key", sf, obj("syncSchedule", obj("syncFrequency", "1h", "cron", "* * *")), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"not an object", sf, obj("syncSchedule", "1h"), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"number frequency", sf, obj("syncSchedule", obj("syncFrequency", 5.0)), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"sealed frequency", sf, obj("syncSchedule", obj("syncFrequency", Encrypted{"ENC[AES256_GCM,data:x]"})), KindSealed, 0, false, true, []ProblemKind{ProblemSealed}},
+		{"legacy updateDelay", "ghcr.io/estuary/materialize-snowflake:v2", obj("advanced", obj("updateDelay", "2h")), KindUpdateDelay, 2 * time.Hour, true, true, []ProblemKind{ProblemUpdateDelay}},
+		{"legacy updateDelay off-enum", "ghcr.io/estuary/materialize-redshift:v1", obj("advanced", obj("updateDelay", "45m")), KindUpdateDelay, 45 * time.Minute, true, true, []ProblemKind{ProblemUpdateDelay, ProblemOffEnum}},
+		{"file sink interval", "ghcr.io/estuary/materialize-s3-parquet:v1", obj("uploadInterval", "15m"), KindFileInterval, 15 * time.Minute, true, true, nil},
+		{"file sink zero is off-enum", "ghcr.io/estuary/materialize-s3-csv:v1", obj("uploadInterval", "0s"), KindZero, 0, true, false, []ProblemKind{ProblemOffEnum}},
+		{"file sink missing", "ghcr.io/estuary/materialize-gcs-csv:v1", obj(), KindInvalid, 0, false, false, []ProblemKind{ProblemInvalid}},
+		{"file sink bad", "ghcr.io/estuary/materialize-gcs-csv:v1", obj("uploadInterval", "often"), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"iceberg interval", "ghcr.io/estuary/materialize-s3-iceberg:v1", obj("upload_interval", "PT15M"), KindFileInterval, 15 * time.Minute, true, true, nil},
+		{"iceberg zero", "ghcr.io/estuary/materialize-s3-iceberg:v1", obj("upload_interval", "PT0S"), KindZero, 0, true, false, nil},
+		{"iceberg days refused", "ghcr.io/estuary/materialize-s3-iceberg:v1", obj("upload_interval", "P1D"), KindInvalid, 0, false, true, []ProblemKind{ProblemInvalid}},
+		{"config not an object", sf, "a string", KindInvalid, 0, false, false, []ProblemKind{ProblemInvalid}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := classify(t, tc.image, tc.cfg)
+			if r.Kind != tc.kind || r.Delay != tc.delay || r.Known != tc.known || r.Configured != tc.configured {
+				t.Errorf("got kind=%s delay=%v known=%v configured=%v; want %s %v %v %v", r.Kind, r.Delay, r.Known, r.Configured, tc.kind, tc.delay, tc.known, tc.configured)
+			}
+			var kinds []ProblemKind
+			for _, p := range r.Problems {
+				kinds = append(kinds, p.Kind)
+			}
+			if len(kinds) != len(tc.problems) {
+				t.Fatalf("problems %+v, want kinds %v", r.Problems, tc.problems)
+			}
+			for i := range kinds {
+				if kinds[i] != tc.problems[i] {
+					t.Errorf("problem %d kind %v, want %v (%+v)", i, kinds[i], tc.problems[i], r.Problems)
+				}
+			}
+		})
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	reg := Builtin()
+	if n := len(reg.Images); n != 16 {
+		t.Errorf("builtin registry has %d images, want 16", n)
+	}
+	for ref, want := range map[string]string{
+		"ghcr.io/estuary/materialize-snowflake:v4":          "v4",
+		"ghcr.io/estuary/materialize-snowflake":             "",
+		"ghcr.io/estuary/materialize-snowflake@sha256:abcd": "",
+	} {
+		e, tag, ok := reg.Lookup(ref)
+		if !ok || e.Family != FamilySyncSchedule || tag != want {
+			t.Errorf("Lookup(%q) = %v, %q, %v", ref, e, tag, ok)
+		}
+	}
+	if _, _, ok := reg.Lookup("ghcr.io/estuary/materialize-postgres:v4"); ok {
+		t.Error("postgres is not a scheduling image")
+	}
+	if !TagBefore("v2", "v3") || TagBefore("v3", "v3") || TagBefore("v3.1", "v3") || TagBefore("dev", "v3") || !TagBefore("v2.9", "v3") {
+		t.Error("TagBefore")
+	}
+	ext, err := ParseRegistry([]byte(`{"families":{},"images":[
+		{"image":"ghcr.io/acme/materialize-custom","family":"syncSchedule"},
+		{"image":"ghcr.io/estuary/materialize-snowflake","family":"syncSchedule","deferralSince":"v5"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := reg.Extend(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := merged.Lookup("ghcr.io/acme/materialize-custom:v1"); !ok {
+		t.Error("extension image missing")
+	}
+	e, _, _ := merged.Lookup("ghcr.io/estuary/materialize-snowflake:v5")
+	if !e.HasDeferral("v5") || e.HasDeferral("v4") || e.HasDeferral("dev") {
+		t.Error("deferral override")
+	}
+	if bad, err := ParseRegistry([]byte(`{"families":{},"images":[{"image":"x","family":"nope"}]}`)); err != nil {
+		t.Fatal(err)
+	} else if _, err := reg.Extend(bad); err == nil {
+		t.Error("unknown family accepted")
+	}
+	if _, err := ParseRegistry([]byte(`{"families":{},"images":[],"extra":1}`)); err == nil {
+		t.Error("unknown key accepted")
+	}
+}

@@ -1,0 +1,242 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"schedtool/catalog"
+	"schedtool/finding"
+	"schedtool/schedule/connector"
+)
+
+// mat builds a one-materialization catalog source.
+func mat(flags, sched, image, config string) string {
+	var b strings.Builder
+	b.WriteString("materializations:\n  acmeCo/t/materialize-x:\n")
+	if flags != "" {
+		b.WriteString("    shards:\n      flags:\n        enable-runtime-v2: " + flags + "\n")
+	}
+	if sched != "" {
+		b.WriteString("    syncSchedule: " + sched + "\n")
+	}
+	b.WriteString("    endpoint:\n      connector:\n        image: " + image + "\n")
+	if config != "" {
+		b.WriteString("        config: " + config + "\n")
+	}
+	b.WriteString("    bindings: []\n")
+	return b.String()
+}
+
+const (
+	sf    = "ghcr.io/estuary/materialize-snowflake:v4"
+	v2    = `"true"`
+	model1h = `{baseInterval: 1h}`
+)
+
+type got struct {
+	Rule    string
+	File    string
+	Line    int
+	Pointer string
+}
+
+func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) []finding.Finding {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if reg == nil {
+		reg = connector.Builtin()
+	}
+	root := filepath.Join(dir, "flow.yaml")
+	inputs, err := catalog.Resolve([]string{root}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, _, err := (&Checker{Registry: reg}).Run(inputs, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range fs {
+		fs[i].Pos.File, _ = filepath.Rel(dir, fs[i].Pos.File)
+	}
+	return fs
+}
+
+func rules(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Rule)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Each rule: a fixture that triggers it, and one that just misses it.
+func TestRules(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string // every rule reported, sorted
+	}{
+		// parse-error
+		{"parse-error: broken YAML", map[string]string{"flow.yaml": "materializations: [\n"}, []string{"parse-error"}},
+		{"parse-error: import cycle", map[string]string{"flow.yaml": "import: [a.yaml]\n", "a.yaml": "import: [flow.yaml]\n"}, []string{"parse-error"}},
+		{"parse-error: import escapes root", map[string]string{"flow.yaml": "import: [../elsewhere.yaml]\n"}, []string{"parse-error"}},
+		{"parse-error: broken config file", map[string]string{"flow.yaml": mat(v2, "", sf, "cfg.yaml"), "cfg.yaml": "syncSchedule: {\n"}, []string{"parse-error"}},
+		{"near miss parse-error: import of a sibling", map[string]string{"flow.yaml": "import: [sub/a.yaml]\n", "sub/a.yaml": "import: [../b.yaml]\n", "b.yaml": "collections: {}\n"}, nil},
+
+		// invalid-sync-schedule
+		{"invalid-sync-schedule: unknown key", map[string]string{"flow.yaml": mat(v2, `{baseInterval: 1h, cron: "* * *"}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-sync-schedule"}},
+		{"invalid-sync-schedule: missing baseInterval", map[string]string{"flow.yaml": mat(v2, `{}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-sync-schedule"}},
+		{"invalid-sync-schedule: bad duration", map[string]string{"flow.yaml": mat(v2, `{baseInterval: soon}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-sync-schedule"}},
+		{"invalid-sync-schedule: bad day", map[string]string{"flow.yaml": mat(v2, `{baseInterval: 1h, timezone: UTC, windows: [{interval: 1m, start: "09:00", end: "10:00", days: [Someday]}]}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-sync-schedule"}},
+		{"invalid-sync-schedule: Flow validation", map[string]string{"flow.yaml": mat(v2, `{baseInterval: 15m, timezone: UTC}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-sync-schedule"}},
+		{"near miss invalid-sync-schedule: touching windows", map[string]string{"flow.yaml": mat(v2, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 1m, start: "09:00", end: "17:00"}, {interval: 5m, start: "17:00", end: "20:00"}]}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+
+		// requires-runtime-v2
+		{"requires-runtime-v2: no flag", map[string]string{"flow.yaml": mat("", model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"requires-runtime-v2"}},
+		{"requires-runtime-v2: TRUE", map[string]string{"flow.yaml": mat(`"TRUE"`, model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"requires-runtime-v2"}},
+		{"requires-runtime-v2: 1", map[string]string{"flow.yaml": mat(`"1"`, model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"requires-runtime-v2"}},
+		{"near miss requires-runtime-v2: quoted true", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+		{"near miss requires-runtime-v2: V1 without a model schedule", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+
+		// invalid-shard-flag
+		{"invalid-shard-flag: unquoted true", map[string]string{"flow.yaml": mat("true", model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-shard-flag", "requires-runtime-v2"}},
+		{"near miss invalid-shard-flag: the string false", map[string]string{"flow.yaml": mat(`"false"`, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+
+		// sync-schedule-conflict
+		{"sync-schedule-conflict: fixed", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 30m}}`)}, []string{"sync-schedule-conflict"}},
+		{"sync-schedule-conflict: zero with other keys", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 0s, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`)}, []string{"sync-schedule-conflict"}},
+		{"sync-schedule-conflict: not an object", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: 30m}`)}, []string{"invalid-connector-schedule", "sync-schedule-conflict"}},
+		{"sync-schedule-conflict: in a config file", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": "syncSchedule:\n  syncFrequency: 1h\n"}, []string{"sync-schedule-conflict"}},
+		{"near miss sync-schedule-conflict: the carve-out 0s", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+		{"near miss sync-schedule-conflict: the carve-out 0h0m0s", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 0h0m0s}}`)}, []string{"off-enum-schedule-value"}},
+		{"near miss sync-schedule-conflict: an all-empty remnant", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: "", timezone: null}}`)}, []string{"ack-delay-stacks"}},
+		{"near miss sync-schedule-conflict: null", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: null}`)}, []string{"ack-delay-stacks"}},
+
+		// invalid-connector-schedule
+		{"invalid-connector-schedule: days", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su, T"}}`)}, []string{"invalid-connector-schedule"}},
+		{"invalid-connector-schedule: equal by value", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "9:00", fastSyncStopTime: "09:00"}}`)}, []string{"invalid-connector-schedule"}},
+		{"invalid-connector-schedule: file sink interval missing", map[string]string{"flow.yaml": mat(v2, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{bucket: b}`)}, []string{"invalid-connector-schedule"}},
+		{"invalid-connector-schedule: iceberg days", map[string]string{"flow.yaml": mat(v2, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", `{upload_interval: P1D}`)}, []string{"invalid-connector-schedule"}},
+		{"near miss invalid-connector-schedule: ascending days", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T"}}`)}, nil},
+
+		// ack-delay-stacks
+		{"ack-delay-stacks: the 30m default", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{host: h}`)}, []string{"ack-delay-stacks"}},
+		{"ack-delay-stacks: no config at all", map[string]string{"flow.yaml": mat(v2, model1h, sf, "")}, []string{"ack-delay-stacks"}},
+		{"ack-delay-stacks: file sink", map[string]string{"flow.yaml": mat(v2, model1h, "ghcr.io/estuary/materialize-s3-parquet:v1", `{uploadInterval: 5m}`)}, []string{"ack-delay-stacks"}},
+		{"near miss ack-delay-stacks: file sink zeroed", map[string]string{"flow.yaml": mat(v2, model1h, "ghcr.io/estuary/materialize-s3-iceberg:v1", `{upload_interval: PT0S}`)}, nil},
+
+		// legacy-update-delay
+		{"legacy-update-delay", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {updateDelay: 1h}}`)}, []string{"legacy-update-delay"}},
+		{"near miss legacy-update-delay: other advanced keys", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {disableFieldTruncation: true}}`)}, nil},
+
+		// off-enum-schedule-value
+		{"off-enum-schedule-value: 45m", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 45m}}`)}, []string{"off-enum-schedule-value"}},
+		{"off-enum-schedule-value: negative", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: -1m}}`)}, []string{"off-enum-schedule-value"}},
+		{"off-enum-schedule-value: file sink 0s", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-gcs-parquet:v1", `{uploadInterval: 0s}`)}, []string{"off-enum-schedule-value"}},
+		{"near miss off-enum-schedule-value: 4h", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 4h}}`)}, nil},
+
+		// connector-schedule-in-use
+		{"connector-schedule-in-use: default", map[string]string{"flow.yaml": mat(v2, "", sf, `{host: h}`)}, []string{"connector-schedule-in-use"}},
+		{"connector-schedule-in-use: alternating", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`)}, []string{"connector-schedule-in-use"}},
+		{"near miss connector-schedule-in-use: V1", map[string]string{"flow.yaml": mat("", "", sf, `{host: h}`)}, nil},
+		{"near miss connector-schedule-in-use: zero", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+		{"near miss connector-schedule-in-use: not a scheduling image", map[string]string{"flow.yaml": mat(v2, "", "ghcr.io/estuary/materialize-postgres:v4", `{address: x}`)}, nil},
+
+		// sealed-schedule
+		{"sealed-schedule", map[string]string{"flow.yaml": mat(v2, "", sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule"}},
+		{"sealed-schedule with a model schedule is a conflict", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule", "sync-schedule-conflict"}},
+		{"near miss sealed-schedule: overlay overrides", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "    overlay:\n        syncSchedule:\n            syncFrequency: 0s\n")}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := runCatalog(t, tc.files, nil)
+			if diff := cmp.Diff(tc.want, rules(fs)); diff != "" {
+				t.Errorf("rules (-want +got):\n%s\nfindings: %+v", diff, fs)
+			}
+		})
+	}
+}
+
+func sealedConfig(body, overlay string) string {
+	return "host: ENC[AES256_GCM,data:aG9zdA==,iv:aXY=,tag:dGFn,type:str]\n" + body +
+		"sops:\n    age:\n        - recipient: age1qqq\n          enc: |\n            -----BEGIN AGE ENCRYPTED FILE-----\n            -----END AGE ENCRYPTED FILE-----\n" +
+		overlay + "    lastmodified: \"2026-01-01T00:00:00Z\"\n    mac: ENC[AES256_GCM,data:bWFj,iv:aXY=,tag:dGFn,type:str]\n    version: 3.13.3\n"
+}
+
+// Messages start with SPEC's text, and findings point at the node at fault.
+func TestMessagesAndPositions(t *testing.T) {
+	fs := runCatalog(t, map[string]string{
+		"flow.yaml": mat("", model1h, sf, "cfg.yaml"),
+		"cfg.yaml":  "host: h\nsyncSchedule:\n  syncFrequency: 45m\n",
+	}, nil)
+	var out []got
+	msgs := map[string]string{}
+	for _, f := range fs {
+		out = append(out, got{f.Rule, f.Pos.File, f.Pos.Line, f.Pos.Pointer})
+		msgs[f.Rule] = f.Message
+	}
+	want := []got{
+		{"sync-schedule-conflict", "cfg.yaml", 3, "/syncSchedule"},
+		{"off-enum-schedule-value", "cfg.yaml", 3, "/syncSchedule/syncFrequency"},
+		{"requires-runtime-v2", "flow.yaml", 3, "/materializations/acmeCo~1t~1materialize-x/syncSchedule"},
+	}
+	if diff := cmp.Diff(want, out); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if m := msgs["requires-runtime-v2"]; m != `materialization acmeCo/t/materialize-x uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: "true" under its shards.flags` {
+		t.Errorf("requires-runtime-v2 message: %s", m)
+	}
+	if m := msgs["sync-schedule-conflict"]; !strings.HasPrefix(m, "materialization acmeCo/t/materialize-x configures a sync schedule both in its connector config (syncSchedule) and as a materialization sync schedule; remove one") || !strings.Contains(m, `set syncSchedule to {syncFrequency: "0s"}`) {
+		t.Errorf("sync-schedule-conflict message: %s", m)
+	}
+	// The sealed conflict says to use the overlay.
+	fs = runCatalog(t, map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"),
+		"cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, nil)
+	for _, f := range fs {
+		if f.Rule == "sync-schedule-conflict" && !strings.Contains(f.Message, "via sops.overlay") {
+			t.Errorf("sealed conflict without the overlay hint: %s", f.Message)
+		}
+		if f.Rule == "sealed-schedule" && (f.Pos.Pointer != "/syncSchedule/syncFrequency" || f.Pos.Line != 3) {
+			t.Errorf("sealed-schedule at %+v", f.Pos)
+		}
+	}
+	// invalid-sync-schedule points at the value at fault.
+	fs = runCatalog(t, map[string]string{"flow.yaml": mat(v2, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 1m, start: "9:5", end: "10:00"}]}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil)
+	if len(fs) != 1 || fs[0].Message != `invalid sync schedule: invalid start "9:5" of window 0 (expected HH:MM)` || !strings.HasSuffix(fs[0].Pos.Pointer, "/syncSchedule/windows/0/start") {
+		t.Errorf("invalid-sync-schedule: %+v", fs)
+	}
+}
+
+// The registry's deferral tag turns stacking off for images that have it.
+func TestStacksDeferral(t *testing.T) {
+	ext, err := connector.ParseRegistry([]byte(`{"families":{},"images":[{"image":"ghcr.io/estuary/materialize-snowflake","family":"syncSchedule","deferralSince":"v4"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := connector.Builtin().Extend(ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"flow.yaml": mat(v2, model1h, sf, `{host: h}`)}
+	if got := rules(runCatalog(t, files, reg)); len(got) != 0 {
+		t.Errorf("with the deferral: %v", got)
+	}
+	files = map[string]string{"flow.yaml": mat(v2, model1h, "ghcr.io/estuary/materialize-snowflake:v3", `{host: h}`)}
+	if got := rules(runCatalog(t, files, reg)); len(got) != 1 || got[0] != "ack-delay-stacks" {
+		t.Errorf("before the deferral: %v", got)
+	}
+}
