@@ -33,8 +33,8 @@ func mat(flags, sched, image, config string) string {
 }
 
 const (
-	sf    = "ghcr.io/estuary/materialize-snowflake:v4"
-	v2    = `"true"`
+	sf      = "ghcr.io/estuary/materialize-snowflake:v4"
+	v2      = `"true"`
 	model1h = `{baseInterval: 1h}`
 )
 

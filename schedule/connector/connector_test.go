@@ -54,17 +54,17 @@ func TestParseISO8601(t *testing.T) {
 		}
 	}
 	for in, want := range map[string]string{
-		"P1D":      `upload_interval "P1D" must not use years, months, weeks or days`,
-		"PT5H":     `upload_interval "PT5H" must be at most 4 hours`,
-		"PT4H1S":   `upload_interval "PT4H1S" must be at most 4 hours`,
-		"PT1.5H":   `invalid ISO-8601 duration "PT1.5H" (expected a form like PT15M)`,
-		"15m":      `invalid ISO-8601 duration "15m" (expected a form like PT15M)`,
-		"PT15":     `invalid ISO-8601 duration "PT15" (expected a form like PT15M)`,
-		"PT1M1H":   `invalid ISO-8601 duration "PT1M1H" (expected a form like PT15M)`,
-		"pt15m":    `invalid ISO-8601 duration "pt15m" (expected a form like PT15M)`,
-		"PTT1M":    `invalid ISO-8601 duration "PTT1M" (expected a form like PT15M)`,
-		"P1W":      `upload_interval "P1W" must not use years, months, weeks or days`,
-		"PT-1M":    `invalid ISO-8601 duration "PT-1M" (expected a form like PT15M)`,
+		"P1D":                      `upload_interval "P1D" must not use years, months, weeks or days`,
+		"PT5H":                     `upload_interval "PT5H" must be at most 4 hours`,
+		"PT4H1S":                   `upload_interval "PT4H1S" must be at most 4 hours`,
+		"PT1.5H":                   `invalid ISO-8601 duration "PT1.5H" (expected a form like PT15M)`,
+		"15m":                      `invalid ISO-8601 duration "15m" (expected a form like PT15M)`,
+		"PT15":                     `invalid ISO-8601 duration "PT15" (expected a form like PT15M)`,
+		"PT1M1H":                   `invalid ISO-8601 duration "PT1M1H" (expected a form like PT15M)`,
+		"pt15m":                    `invalid ISO-8601 duration "pt15m" (expected a form like PT15M)`,
+		"PTT1M":                    `invalid ISO-8601 duration "PTT1M" (expected a form like PT15M)`,
+		"P1W":                      `upload_interval "P1W" must not use years, months, weeks or days`,
+		"PT-1M":                    `invalid ISO-8601 duration "PT-1M" (expected a form like PT15M)`,
 		"PT999999999999999999999M": `invalid ISO-8601 duration "PT999999999999999999999M" (expected a form like PT15M)`,
 	} {
 		_, err := ParseISO8601(in)
