@@ -25,7 +25,7 @@ type Limits struct {
 }
 
 // DefaultLimits are generous for catalogs and refuse pathological input.
-var DefaultLimits = Limits{MaxDepth: 200, MaxNodes: 5_000_000}
+var DefaultLimits = Limits{MaxDepth: 200, MaxNodes: 1_000_000}
 
 // ParseJSON parses one JSON document (RFC 8259) into a tree whose nodes
 // know their byte offsets. Duplicate keys are refused.

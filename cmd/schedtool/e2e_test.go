@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// binary is the schedtool built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "schedtool-e2e")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "schedtool")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building schedtool: " + err.Error())
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type run struct {
+	code           int
+	stdout, stderr string
+}
+
+// schedtool runs the binary from the repository root.
+func schedtool(t *testing.T, stdin string, args ...string) run {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = "../.."
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return run{code, out.String(), errb.String()}
+}
+
+func golden(t *testing.T, name string, r run) {
+	t.Helper()
+	got := fmt.Sprintf("exit: %d\n--- stdout\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/schedtool -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+const infos = "cmd/schedtool/testdata/inputs/infos/flow.yaml"
+
+func TestValidateEndToEnd(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+	}{
+		{"validate-text", "", []string{"validate", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 2},
+		{"validate-json", "", []string{"validate", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 2},
+		{"validate-sarif", "", []string{"validate", "-o", "sarif", "fixtures/catalog"}, 2},
+		{"validate-github", "", []string{"validate", "-o", "github", "fixtures/catalog"}, 2},
+		{"validate-clean", "", []string{"validate", "fixtures/catalog/acmeCo/flow.yaml"}, 0},
+		{"validate-infos-fail-on-error", "", []string{"validate", infos}, 0},
+		{"validate-infos-fail-on-warning", "", []string{"validate", "--fail-on", "warning", infos}, 0},
+		{"validate-infos-fail-on-info", "", []string{"validate", "--fail-on", "info", infos}, 2},
+		{"validate-stdin-source", "materializations:\n  a/b:\n    syncSchedule: {baseInterval: 1h}\n    endpoint: {connector: {image: ghcr.io/estuary/materialize-snowflake:v4, config: {syncSchedule: {syncFrequency: 0s}}}}\n", []string{"validate", "-"}, 2},
+		{"validate-stdin-dump", `{"catalog_name":"a/b","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-redshift:v2","config":{}}}}}` + "\n", []string{"validate", "-o", "json", "-"}, 0},
+		{"validate-missing-path", "", []string{"validate", "no/such/flow.yaml"}, 1},
+		{"validate-nothing-found", "", []string{"validate", "cmd/schedtool/testdata/inputs/empty"}, 1},
+		{"validate-no-path", "", []string{"validate"}, 1},
+		{"validate-bad-flag", "", []string{"validate", "--frobnicate", "fixtures/catalog"}, 1},
+		{"validate-bad-output", "", []string{"validate", "-o", "yaml", "fixtures/catalog"}, 1},
+		{"validate-bad-fail-on", "", []string{"validate", "--fail-on", "fatal", "fixtures/catalog"}, 1},
+		{"validate-bad-connectors", "", []string{"validate", "--connectors", "no/such/registry.json", "fixtures/catalog"}, 1},
+		{"unknown-command", "", []string{"frobnicate"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtool(t, tc.stdin, tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			golden(t, tc.name, r)
+		})
+	}
+}
+
+// Machine formats write only their document to standard output.
+func TestMachineFormatsAreDocuments(t *testing.T) {
+	for _, format := range []string{"json", "sarif"} {
+		r := schedtool(t, "", "validate", "-o", format, "fixtures/catalog", "fixtures/live_specs.ndjson")
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Errorf("-o %s: stdout is not one JSON document: %v", format, err)
+		}
+		if r.stderr != "" {
+			t.Errorf("-o %s wrote to stderr: %s", format, r.stderr)
+		}
+	}
+	r := schedtool(t, "", "validate", "-o", "json", "fixtures/catalog")
+	var doc struct {
+		Findings []map[string]any `json:"findings"`
+		Summary  map[string]int   `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range doc.Findings {
+		for _, k := range []string{"rule", "severity", "task", "file", "line", "column", "pointer", "message"} {
+			if _, ok := f[k]; !ok {
+				t.Errorf("finding without %q: %v", k, f)
+			}
+		}
+	}
+	if doc.Summary["errors"] == 0 || doc.Summary["materializations"] == 0 {
+		t.Errorf("summary %v", doc.Summary)
+	}
+}
+
+// Output is deterministic: the same run twice gives the same bytes.
+func TestDeterministic(t *testing.T) {
+	a := schedtool(t, "", "validate", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	b := schedtool(t, "", "validate", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	if a.stdout != b.stdout {
+		t.Error("two runs differ")
+	}
+}
+
+func TestSchemaAndHelp(t *testing.T) {
+	r := schedtool(t, "", "schema")
+	var both map[string]map[string]any
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &both) != nil || both["model"] == nil || both["connector"] == nil {
+		t.Errorf("schema: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = schedtool(t, "", "schema", "model")
+	if r.code != 0 || !strings.Contains(r.stdout, `"baseInterval"`) {
+		t.Errorf("schema model: %+v", r)
+	}
+	if r := schedtool(t, "", "schema", "nope"); r.code != 1 {
+		t.Errorf("schema nope: exit %d", r.code)
+	}
+	for _, cmd := range []string{"validate", "schema"} {
+		r := schedtool(t, "", cmd, "--help")
+		if r.code != 0 || !strings.Contains(r.stdout, "Examples:") {
+			t.Errorf("%s --help: exit %d, no examples:\n%s", cmd, r.code, r.stdout)
+		}
+	}
+	if r := schedtool(t, "", "completion", "bash"); r.code != 0 || !strings.Contains(r.stdout, "schedtool") {
+		t.Errorf("completion bash: exit %d", r.code)
+	}
+	if r := schedtool(t, "", "--version"); r.code != 0 || !strings.Contains(r.stdout, "schedtool version") {
+		t.Errorf("--version: %+v", r)
+	}
+}

@@ -1,0 +1,59 @@
+package connector
+
+import (
+	"testing"
+)
+
+func FuzzParseSyncSchedule(f *testing.F) {
+	f.Add("15m", "America/New_York", "09:00", "17:00", "M-F")
+	f.Add("0s", "+05:00", "22:00", "6:00", "Su,T-Th")
+	f.Add("abc", "", "", "", "")
+	f.Add("-5m", "Local", "9:00", "09:00", "Su, T")
+	f.Fuzz(func(t *testing.T, freq, tz, start, stop, days string) {
+		p, prob := ParseSyncSchedule(SyncScheduleSpec{freq, tz, start, stop, days})
+		if (p == nil) == (prob == nil) {
+			t.Fatalf("want exactly one of a schedule and a problem: %v %v", p, prob)
+		}
+		if p != nil && p.Alternating && p.Start == p.Stop {
+			t.Fatalf("accepted equal start and stop %q %q", start, stop)
+		}
+		// Classification never panics, whatever the shape.
+		reg := Builtin()
+		e, tag, _ := reg.Lookup("ghcr.io/estuary/materialize-snowflake:v4")
+		reg.Classify(e, tag, map[string]any{"syncSchedule": map[string]any{
+			"syncFrequency": freq, "timezone": tz, "fastSyncStartTime": start, "fastSyncStopTime": stop, "fastSyncEnabledDays": days}})
+	})
+}
+
+func FuzzParseDays(f *testing.F) {
+	for _, s := range []string{"Su-S", "M-F", "M,W,F", "Su,T-Th", "Su-M,Th-S", "M-F,", "F-M", "M,Su", "Su, T", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		on, err := ParseDays(s)
+		if err != nil {
+			return
+		}
+		n := 0
+		for _, d := range on {
+			if d {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%q enables no day", s)
+		}
+	})
+}
+
+func FuzzParseISO8601(f *testing.F) {
+	for _, s := range []string{"PT0S", "P0D", "P", "PT", "PT15M", "PT1H30M", "P1D", "PT5H", "PT1.5H", "P0Y0M0W0DT4H"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseISO8601(s)
+		if err == nil && (d < 0 || d > SlowFrequency) {
+			t.Fatalf("%q gave %v", s, d)
+		}
+	})
+}
