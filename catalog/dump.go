@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -31,25 +30,24 @@ type DumpOptions struct {
 }
 
 type batch struct {
-	seq   int
-	first int // line number of the first row
-	buf   []byte
-	ends  []int // end offset of each row in buf
-	skip  []string
+	seq     int
+	first   int    // line number of the first row
+	buf     []byte // whole lines, each ending in '\n' (but maybe the last at EOF)
+	tooLong bool   // buf is empty: one line longer than the limit was dropped
 }
 
+const blockSize = 256 << 10
+
 // ScanDump reads a dump as a stream, decoding rows in parallel. process
-// runs on the workers, one call per row (it must not keep the row's
-// nodes beyond the call if it wants memory to stay bounded); emit
-// receives the results in row order on the calling goroutine.
+// runs on the workers, one call per row; the row's materialization and its
+// nodes are valid only during that call (their memory is reused for the
+// next row), but strings taken from them stay valid. emit receives the
+// results in row order on the calling goroutine. Memory stays bounded: a
+// few blocks of the file are in flight at a time.
 func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*RowResult) T, emit func(T)) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
-	}
-	per := opts.BatchRows
-	if per <= 0 {
-		per = 256
 	}
 	maxRow := opts.MaxRowSize
 	if maxRow <= 0 {
@@ -59,6 +57,10 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 		seq int
 		out []T
 	}
+	free := make(chan []byte, 2*workers+2)
+	for i := 0; i < cap(free); i++ {
+		free <- make([]byte, 0, blockSize)
+	}
 	jobs := make(chan *batch, workers)
 	results := make(chan result, workers)
 	var wg sync.WaitGroup
@@ -66,13 +68,30 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			arena := tree.NewArena()
 			for b := range jobs {
-				out := make([]T, 0, len(b.ends))
-				start := 0
-				for i, end := range b.ends {
-					rr := readRow(file, b.first+i, b.buf[start:end], b.skip[i], opts.Options)
+				var out []T
+				if b.tooLong {
+					rr := RowResult{Line: b.first, Problem: &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
+						Pos:     finding.Position{File: file, Line: b.first, Column: 1},
+						Message: fmt.Sprintf("row is longer than %d bytes (see --max-row-size)", maxRow)}}
 					out = append(out, process(&rr))
-					start = end
+				}
+				line := b.first
+				for rest := b.buf; len(rest) > 0; line++ {
+					row := rest
+					if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+						row, rest = rest[:i], rest[i+1:]
+					} else {
+						rest = nil
+					}
+					row = bytes.TrimSuffix(row, []byte("\r"))
+					rr := readRow(file, line, row, opts.Options, arena)
+					out = append(out, process(&rr))
+					arena.Reset()
+				}
+				if cap(b.buf) == blockSize {
+					free <- b.buf[:0]
 				}
 				results <- result{b.seq, out}
 			}
@@ -81,39 +100,80 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 	var readErr error
 	go func() {
 		defer close(jobs)
-		br := bufio.NewReaderSize(r, 1<<20)
-		line := 0
-		seq := 0
-		cur := &batch{seq: seq, first: 1}
-		for {
-			row, tooLong, err := readLine(br, maxRow)
-			if len(row) > 0 || tooLong || err == nil {
+		seq, line := 0, 1
+		send := func(b *batch) {
+			b.seq, b.first = seq, line
+			seq++
+			if b.tooLong {
 				line++
-				if len(cur.ends) == 0 {
-					cur.first = line
-				}
-				msg := ""
-				if tooLong {
-					msg = fmt.Sprintf("row is longer than %d bytes (see --max-row-size)", maxRow)
-				}
-				cur.buf = append(cur.buf, row...)
-				cur.ends = append(cur.ends, len(cur.buf))
-				cur.skip = append(cur.skip, msg)
-				if len(cur.ends) == per {
-					jobs <- cur
-					seq++
-					cur = &batch{seq: seq}
-				}
+			} else {
+				line += bytes.Count(b.buf, []byte("\n"))
 			}
+			jobs <- b
+		}
+		pending := <-free
+		discarding := false // inside a line longer than the limit
+		for eof := false; !eof; {
+			if len(pending) == cap(pending) {
+				grown := make([]byte, len(pending), 2*cap(pending))
+				copy(grown, pending)
+				pending = grown
+			}
+			n, err := r.Read(pending[len(pending):cap(pending)])
+			pending = pending[:len(pending)+n]
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					readErr = err
 				}
+				eof = true
+			}
+			if discarding {
+				i := bytes.IndexByte(pending, '\n')
+				if i < 0 {
+					pending = pending[:0]
+					continue
+				}
+				send(&batch{tooLong: true})
+				discarding = false
+				pending = append(pending[:0], pending[i+1:]...)
+			}
+			last := bytes.LastIndexByte(pending, '\n')
+			if last < 0 && !eof {
+				if len(pending) > maxRow {
+					discarding, pending = true, pending[:0]
+				}
+				continue
+			}
+			if eof {
+				last = len(pending) - 1
+			}
+			if last < 0 {
 				break
 			}
-		}
-		if len(cur.ends) > 0 {
-			jobs <- cur
+			// A line over the limit inside the block is cut out here.
+			if over := longLine(pending[:last+1], maxRow); over >= 0 {
+				end := over + bytes.IndexByte(pending[over:], '\n') + 1
+				if end <= over {
+					end = last + 1
+				}
+				if over > 0 {
+					head := append((<-free)[:0], pending[:over]...)
+					send(&batch{buf: head})
+				}
+				send(&batch{tooLong: true})
+				pending = append(pending[:0], pending[end:]...)
+				if !eof {
+					continue
+				}
+				last = len(pending) - 1
+				if last < 0 {
+					break
+				}
+			}
+			next := <-free
+			next = append(next[:0], pending[last+1:]...)
+			send(&batch{buf: pending[:last+1]})
+			pending = next
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
@@ -136,50 +196,44 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 	return readErr
 }
 
-// readLine reads one line without its line ending. A line longer than max
-// is consumed and reported as tooLong, without its content.
-func readLine(br *bufio.Reader, max int) ([]byte, bool, error) {
-	var acc []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(acc)+len(chunk) > max+2 {
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = br.ReadSlice('\n')
-			}
-			return nil, true, err
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			acc = append(acc, chunk...)
-			continue
-		}
-		if acc != nil {
-			chunk = append(acc, chunk...)
-		}
-		chunk = bytes.TrimSuffix(chunk, []byte("\n"))
-		chunk = bytes.TrimSuffix(chunk, []byte("\r"))
-		return chunk, false, err
+// longLine returns the offset of the first line in b longer than max, or -1.
+func longLine(b []byte, max int) int {
+	if len(b) <= max {
+		return -1
 	}
+	for start := 0; start < len(b); {
+		i := bytes.IndexByte(b[start:], '\n')
+		if i < 0 {
+			i = len(b) - start
+		}
+		if i > max {
+			return start
+		}
+		start += i + 1
+	}
+	return -1
 }
 
 var materializationMark = []byte(`"materialization"`)
 
+// rowSkips are the parts of a row no command reads: they are checked but
+// not built, which keeps reading a dump cheap.
+var rowSkips = [][]string{{"spec", "bindings"}}
+
 // readRow reads one row of a dump.
-func readRow(file string, line int, row []byte, skip string, opts Options) RowResult {
+func readRow(file string, line int, row []byte, opts Options, arena *tree.Arena) RowResult {
 	rr := RowResult{Line: line}
 	bad := func(col int, ptr, msg string) RowResult {
 		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
 			Pos: finding.Position{File: file, Line: line, Column: col, Pointer: ptr}, Message: msg}
 		return rr
 	}
-	if skip != "" {
-		return bad(1, "", skip)
-	}
 	if len(bytes.TrimSpace(row)) == 0 {
 		return rr // blank lines are not rows
 	}
 	if !bytes.Contains(row, materializationMark) {
 		// Not a materialization: only check that it is a JSON object.
-		if !validObject(row) {
+		if !validObject(row, opts.Limits) {
 			if _, err := tree.ParseJSON(file, row, opts.Limits); err != nil {
 				return badSyntax(rr, file, line, err)
 			}
@@ -188,8 +242,7 @@ func readRow(file string, line int, row []byte, skip string, opts Options) RowRe
 		rr.SpecType = "other"
 		return rr
 	}
-	src := append([]byte(nil), row...)
-	doc, err := tree.ParseJSON(file, src, opts.Limits)
+	doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, rowSkips, arena)
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}
@@ -249,7 +302,7 @@ func badSyntax(rr RowResult, file string, line int, err error) RowResult {
 }
 
 // validObject is a cheap check that a row is one JSON object.
-func validObject(row []byte) bool {
+func validObject(row []byte, lim tree.Limits) bool {
 	t := bytes.TrimSpace(row)
-	return len(t) > 0 && t[0] == '{' && jsonValid(t)
+	return len(t) > 0 && t[0] == '{' && tree.Valid(t, lim)
 }

@@ -12,10 +12,9 @@ import (
 
 // Materialization is one materialization spec, wherever it was read.
 type Materialization struct {
-	Name     string
-	Source   *tree.Doc  // the source file or dump row it is defined in
-	NameNode *tree.Node // the key naming it (nil in a dump)
-	Spec     *tree.Node // the materialization object
+	Name   string
+	Source *tree.Doc  // the source file or dump row it is defined in
+	Spec   *tree.Node // the materialization object
 
 	Image     string     // endpoint.connector.image, "" when none
 	ImageNode *tree.Node // nil when none
@@ -94,7 +93,7 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, article(f.Value.Kind)))
 		return
 	}
-	m := &Materialization{Name: f.Key, Source: doc, NameNode: f.KeyNode, Spec: f.Value}
+	m := &Materialization{Name: f.Key, Source: doc, Spec: f.Value}
 	probs := Extract(m, l.opts)
 	l.cat.Problems = append(l.cat.Problems, probs...)
 	if m.Config != nil && m.Config.RefNode != nil {

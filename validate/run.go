@@ -11,7 +11,8 @@ import (
 
 // Run validates every input: catalog sources (imports and config files
 // followed) and stored-spec dumps (streamed, rows checked in parallel).
-// Findings come back sorted; the summary counts them.
+// Findings come back in a deterministic order: those of the sources sorted
+// by file and position, then each dump's in row order.
 func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.Finding, finding.Summary, error) {
 	var out []finding.Finding
 	var sum finding.Summary
@@ -20,11 +21,16 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.F
 	for _, m := range cat.Materializations {
 		out = append(out, c.Check(m)...)
 	}
+	finding.Sort(out)
 	sum.Tasks += len(cat.Materializations)
 	files := map[string]bool{}
 	for _, f := range cat.Files {
 		files[f] = true
 	}
+	// Dump findings are kept per row and copied out once, exactly sized:
+	// growing one slice by doubling costs more than reading the rows.
+	var rows [][]finding.Finding
+	n := 0
 	for _, in := range inputs {
 		if in.Dump == "" {
 			continue
@@ -55,9 +61,13 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.F
 				o.task = true
 				o.findings = append(o.findings, c.Check(rr.Mat)...)
 			}
+			finding.Sort(o.findings) // a row's findings: by position
 			return o
 		}, func(o rowOut) {
-			out = append(out, o.findings...)
+			if len(o.findings) > 0 {
+				rows = append(rows, o.findings)
+				n += len(o.findings)
+			}
 			if o.task {
 				sum.Tasks++
 			}
@@ -66,8 +76,13 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.F
 			return nil, sum, &catalog.UsageError{Msg: name + ": " + err.Error()}
 		}
 	}
+	all := make([]finding.Finding, len(out), len(out)+n)
+	copy(all, out)
+	for _, r := range rows {
+		all = append(all, r...)
+	}
+	out = all
 	sum.Files = len(files)
-	finding.Sort(out)
 	for i := range out {
 		sum.Add(&out[i])
 	}

@@ -5,6 +5,8 @@ package validate
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"schedtool/catalog"
 	"schedtool/catalog/tree"
@@ -164,9 +166,33 @@ type modelProblem struct {
 	msg  string
 }
 
+// modelVerdicts remembers checkModel's answer by the schedule's exact
+// bytes: stored specs repeat the same few schedules thousands of times.
+var (
+	modelVerdicts sync.Map // string -> *modelProblem (nil: valid)
+	verdictCount  atomic.Int64
+)
+
+const maxVerdicts = 1 << 14
+
 // checkModel decodes and validates a model schedule: the structure by the
 // published schema, then durations, days and Flow's validation.
 func checkModel(n *tree.Node) *modelProblem {
+	if n.End <= n.Offset || n.Doc.Format != tree.JSON {
+		return checkModelTree(n)
+	}
+	key := n.Doc.Src[n.Offset:n.End]
+	if v, ok := modelVerdicts.Load(string(key)); ok {
+		return v.(*modelProblem)
+	}
+	p := checkModelTree(n)
+	if verdictCount.Add(1) <= maxVerdicts {
+		modelVerdicts.Store(string(key), p)
+	}
+	return p
+}
+
+func checkModelTree(n *tree.Node) *modelProblem {
 	v := n.Interface(nil)
 	if p := schemas.CheckModel(v); p != nil {
 		return &modelProblem{p.Path, p.Msg}

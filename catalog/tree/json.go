@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // SyntaxError is a document that does not parse, at a position.
@@ -29,9 +30,25 @@ var DefaultLimits = Limits{MaxDepth: 200, MaxNodes: 1_000_000}
 
 // ParseJSON parses one JSON document (RFC 8259) into a tree whose nodes
 // know their byte offsets. Duplicate keys are refused.
+//
+// String values without escapes share src's memory: src must not be
+// changed while the tree (or a string from it) is in use.
 func ParseJSON(file string, src []byte, lim Limits) (*Doc, error) {
+	return ParseJSONSkipping(file, src, lim, nil, nil)
+}
+
+// ParseJSONSkipping is ParseJSON, but the values at the given key paths
+// (from the root: {"spec", "bindings"}) are only checked, not built: they
+// become Raw nodes. A document with a syntax error there still fails. With
+// an arena, nodes come from it (see Arena for what that implies).
+func ParseJSONSkipping(file string, src []byte, lim Limits, skip [][]string, arena *Arena) (*Doc, error) {
 	d := &Doc{File: file, Src: src, Format: JSON}
-	p := jsonParser{doc: d, src: src, lim: lim, line: 1}
+	if arena == nil {
+		arena = &Arena{}
+	}
+	p := jsonParser{doc: d, src: src, lim: lim, line: 1, skip: skip, arena: arena, copyStrings: arena.reuse,
+		fields: arena.openFields[:0], items: arena.openItems[:0]}
+	defer func() { arena.openFields, arena.openItems = p.fields[:0], p.items[:0] }()
 	p.ws()
 	root, err := p.value(nil, "", 0)
 	if err != nil {
@@ -53,6 +70,23 @@ type jsonParser struct {
 	nodes     int
 	line      int
 	lineStart int
+	arena       *Arena
+	copyStrings bool       // strings must not share src's memory
+	fields      []Field    // fields of the objects being read, innermost last
+	items       []*Node    // items of the arrays being read, innermost last
+	skip      [][]string // key paths whose values are not built
+	path      []string   // keys from the root to the current object (with skip)
+}
+
+// Valid reports whether b is one JSON document, without building a tree.
+func Valid(b []byte, lim Limits) bool {
+	p := jsonParser{doc: &Doc{Src: b}, src: b, lim: lim, line: 1}
+	p.ws()
+	if p.skipValue(0) != nil {
+		return false
+	}
+	p.ws()
+	return p.pos == len(b)
 }
 
 func (p *jsonParser) errf(format string, args ...any) error {
@@ -90,10 +124,11 @@ func (p *jsonParser) node(kind Kind, parent *Node, key string) (*Node, error) {
 	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
 		return nil, p.errf("document has more than %d values", p.lim.MaxNodes)
 	}
-	n := &Node{Kind: kind, Doc: p.doc, Parent: parent, Key: key, Offset: p.pos, End: -1, line: p.line}
+	n := p.arena.node()
+	*n = Node{Kind: kind, Doc: p.doc, Parent: parent, Key: key, Offset: p.pos, End: -1, line: int32(p.line)}
 	if p.pos-p.lineStart < 128 {
 		// Cheap to count here, and saves building the line table.
-		n.col = utf8.RuneCount(p.src[p.lineStart:p.pos]) + 1
+		n.col = int32(utf8.RuneCount(p.src[p.lineStart:p.pos]) + 1)
 	}
 	return n, nil
 }
@@ -166,36 +201,49 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		n.End = p.pos
 		return n, nil
 	}
+	mark := len(p.fields)
+	defer func() { p.fields = p.fields[:mark] }()
 	for {
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return nil, p.errf("unexpected %s, expected a string key", p.what())
 		}
-		kn, err := p.node(String, n, "")
+		keyOff := p.pos
+		key, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		if kn.Value, err = p.str(); err != nil {
-			return nil, err
-		}
-		kn.End = p.pos
-		kn.Key = kn.Value
-		for i := range n.Fields {
-			if n.Fields[i].Key == kn.Value {
-				p.pos = kn.Offset
-				return nil, p.errf("duplicate key %q (first at line %d)", kn.Value, n.Fields[i].KeyNode.Line())
+		for i := mark; i < len(p.fields); i++ {
+			if p.fields[i].Key == key {
+				p.pos = keyOff
+				line, _ := p.doc.LineCol(p.fields[i].KeyOffset)
+				return nil, p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
 			}
 		}
 		p.ws()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return nil, p.errf("unexpected %s, expected ':' after key %q", p.what(), kn.Value)
+			return nil, p.errf("unexpected %s, expected ':' after key %q", p.what(), key)
 		}
 		p.pos++
 		p.ws()
-		v, err := p.value(n, kn.Value, depth)
+		var v *Node
+		if p.skip != nil && p.skipped(key) {
+			if v, err = p.node(Raw, n, key); err == nil {
+				err = p.skipValue(depth)
+				v.End = p.pos
+			}
+		} else {
+			if p.skip != nil {
+				p.path = append(p.path, key)
+			}
+			v, err = p.value(n, key, depth)
+			if p.skip != nil {
+				p.path = p.path[:len(p.path)-1]
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
-		n.Fields = append(n.Fields, Field{Key: kn.Value, KeyNode: kn, Value: v})
+		p.fields = append(p.fields, Field{Key: key, KeyOffset: keyOff, Value: v})
 		p.ws()
 		if p.pos >= len(p.src) {
 			return nil, p.errf("unexpected end of input, expected ',' or '}'")
@@ -208,6 +256,7 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		if p.src[p.pos] == '}' {
 			p.pos++
 			n.End = p.pos
+			n.Fields = p.arena.keepFields(p.fields[mark:])
 			return n, nil
 		}
 		return nil, p.errf("unexpected %s, expected ',' or '}'", p.what())
@@ -229,12 +278,14 @@ func (p *jsonParser) array(parent *Node, key string, depth int) (*Node, error) {
 		n.End = p.pos
 		return n, nil
 	}
+	mark := len(p.items)
+	defer func() { p.items = p.items[:mark] }()
 	for {
-		v, err := p.value(n, strconv.Itoa(len(n.Items)), depth)
+		v, err := p.value(n, strconv.Itoa(len(p.items)-mark), depth)
 		if err != nil {
 			return nil, err
 		}
-		n.Items = append(n.Items, v)
+		p.items = append(p.items, v)
 		p.ws()
 		if p.pos >= len(p.src) {
 			return nil, p.errf("unexpected end of input, expected ',' or ']'")
@@ -247,6 +298,7 @@ func (p *jsonParser) array(parent *Node, key string, depth int) (*Node, error) {
 		if p.src[p.pos] == ']' {
 			p.pos++
 			n.End = p.pos
+			n.Items = append([]*Node(nil), p.items[mark:]...)
 			return n, nil
 		}
 		return nil, p.errf("unexpected %s, expected ',' or ']'", p.what())
@@ -313,7 +365,13 @@ func (p *jsonParser) str() (string, error) {
 				return "", p.errf("invalid UTF-8 in string")
 			}
 			p.pos = i + 1
-			return string(s[start:i]), nil
+			if i == start {
+				return "", nil
+			}
+			if p.copyStrings {
+				return p.arena.str(s[start:i]), nil
+			}
+			return unsafe.String(&s[start], i-start), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -391,4 +449,139 @@ func hex4(s []byte, i int) (rune, bool) {
 	}
 	v, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
 	return rune(v), err == nil
+}
+
+// skipped reports whether the value of key in the current object is on a
+// skip path.
+func (p *jsonParser) skipped(key string) bool {
+	for _, sp := range p.skip {
+		if len(sp) != len(p.path)+1 || sp[len(sp)-1] != key {
+			continue
+		}
+		match := true
+		for i := range p.path {
+			match = match && sp[i] == p.path[i]
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// skipValue checks the value at p.pos as strictly as value does, without
+// building nodes (duplicate keys are not looked for).
+func (p *jsonParser) skipValue(depth int) error {
+	if p.pos >= len(p.src) {
+		return p.errf("unexpected end of input, expected a value")
+	}
+	switch c := p.src[p.pos]; {
+	case c == '{' || c == '[':
+		close := byte('}')
+		if c == '[' {
+			close = ']'
+		}
+		if p.lim.MaxDepth > 0 && depth+1 > p.lim.MaxDepth {
+			return p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
+		}
+		p.pos++
+		p.ws()
+		if p.pos < len(p.src) && p.src[p.pos] == close {
+			p.pos++
+			return nil
+		}
+		for {
+			if c == '{' {
+				if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+					return p.errf("unexpected %s, expected a string key", p.what())
+				}
+				if err := p.skipString(); err != nil {
+					return err
+				}
+				p.ws()
+				if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+					return p.errf("unexpected %s, expected ':'", p.what())
+				}
+				p.pos++
+				p.ws()
+			}
+			if err := p.skipValue(depth + 1); err != nil {
+				return err
+			}
+			p.ws()
+			if p.pos >= len(p.src) {
+				return p.errf("unexpected end of input, expected ',' or '%c'", close)
+			}
+			if p.src[p.pos] == ',' {
+				p.pos++
+				p.ws()
+				continue
+			}
+			if p.src[p.pos] == close {
+				p.pos++
+				return nil
+			}
+			return p.errf("unexpected %s, expected ',' or '%c'", p.what(), close)
+		}
+	case c == '"':
+		return p.skipString()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(p.src)-p.pos >= len(lit) && string(p.src[p.pos:p.pos+len(lit)]) == lit {
+				p.pos += len(lit)
+				return nil
+			}
+		}
+		return p.errf("invalid literal, expected true, false or null")
+	}
+	return p.errf("unexpected %s, expected a value", p.what())
+}
+
+// skipString checks the string at p.pos without decoding it.
+func (p *jsonParser) skipString() error {
+	s := p.src
+	i := p.pos + 1
+	ascii := true
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '"':
+			if !ascii && !utf8.Valid(s[p.pos+1:i]) {
+				p.pos++
+				return p.errf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return nil
+		case c < 0x20:
+			p.pos = i
+			return p.errf("control character %U in a string", rune(c))
+		case c == '\\':
+			if i+1 >= len(s) {
+				p.pos = i
+				return p.errf("unexpected end of input in a string")
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if _, ok := hex4(s, i+2); !ok {
+					p.pos = i
+					return p.errf("invalid \\u escape")
+				}
+				i += 6
+			default:
+				p.pos = i
+				return p.errf("invalid escape '\\%c'", s[i+1])
+			}
+		default:
+			if c >= utf8.RuneSelf {
+				ascii = false
+			}
+			i++
+		}
+	}
+	p.pos = i
+	return p.errf("unexpected end of input in a string")
 }

@@ -21,10 +21,11 @@ const (
 	String
 	Object
 	Array
+	Raw // a value left unparsed (ParseOptions.Skip); its bytes are Src[Offset:End]
 )
 
 func (k Kind) String() string {
-	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
+	return [...]string{"null", "boolean", "number", "string", "object", "array", "value"}[k]
 }
 
 // Format is a document's syntax.
@@ -62,21 +63,19 @@ type Node struct {
 	// when unknown). Line and Col are set directly for YAML; for JSON, Col
 	// is computed from Offset on demand.
 	Offset, End int
-	line, col   int
+	line, col   int32
 
-	// YAML details: Tag is the resolved tag ("!!str", "!!bool"); Style the
-	// scalar style (0 plain, '"', '\'', '|', '>') or 'f' for flow
-	// collections; Anchor is the node's anchor name.
-	Tag    string
-	Style  byte
-	Anchor string
+	// Style is a YAML scalar's style (0 plain, '"', '\'', '|', '>') or 'f'
+	// for a flow collection.
+	Style byte
 }
 
-// Field is one key of an object.
+// Field is one key of an object. KeyOffset is the byte offset of the key
+// in its document (on the opening quote of a JSON key).
 type Field struct {
-	Key     string
-	KeyNode *Node
-	Value   *Node
+	Key       string
+	KeyOffset int
+	Value     *Node
 }
 
 // Get returns the value of key in an object, or nil.
@@ -163,17 +162,22 @@ func (n *Node) Pointer() string {
 // Line is the node's 1-based line in its file.
 func (n *Node) Line() int {
 	if n.line == 0 && n.Doc != nil {
-		n.line, n.col = n.Doc.LineCol(n.Offset)
+		n.setLineCol()
 	}
-	return n.line + n.base()
+	return int(n.line) + n.base()
+}
+
+func (n *Node) setLineCol() {
+	l, c := n.Doc.LineCol(n.Offset)
+	n.line, n.col = int32(l), int32(c)
 }
 
 // Col is the node's 1-based column, counted in characters.
 func (n *Node) Col() int {
 	if n.col == 0 && n.Doc != nil {
-		n.line, n.col = n.Doc.LineCol(n.Offset)
+		n.setLineCol()
 	}
-	return n.col
+	return int(n.col)
 }
 
 func (n *Node) base() int {
@@ -270,6 +274,8 @@ func (n *Node) Interface(leaf func(*Node) (any, bool)) any {
 		return n.Value == "true"
 	case Number:
 		return json.Number(n.Value)
+	case Raw:
+		return json.RawMessage(n.Doc.Src[n.Offset:n.End])
 	}
 	return n.Value
 }
@@ -322,7 +328,7 @@ func MergePatch(base, patch *Node) *Node {
 		if idx >= 0 {
 			out.Fields[idx].Value = merged
 		} else {
-			out.Fields = append(out.Fields, Field{Key: pf.Key, KeyNode: pf.KeyNode, Value: merged})
+			out.Fields = append(out.Fields, Field{Key: pf.Key, KeyOffset: pf.KeyOffset, Value: merged})
 		}
 	}
 	return out

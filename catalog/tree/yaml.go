@@ -86,8 +86,7 @@ func (c *yamlConv) conv(y *yaml.Node, parent *Node, key string, depth int) (*Nod
 		// The value is the anchored one; it keeps the anchor's position.
 		return c.conv(y.Alias, parent, key, depth+1)
 	}
-	n := &Node{Doc: c.doc, Parent: parent, Key: key, End: -1, line: y.Line, col: max(y.Column, 1),
-		Tag: y.ShortTag(), Anchor: y.Anchor}
+	n := &Node{Doc: c.doc, Parent: parent, Key: key, End: -1, line: int32(y.Line), col: int32(max(y.Column, 1))}
 	n.Offset = c.doc.OffsetOf(y.Line, y.Column)
 	switch y.Style {
 	case yaml.DoubleQuotedStyle:
@@ -126,7 +125,7 @@ func (c *yamlConv) conv(y *yaml.Node, parent *Node, key string, depth int) (*Nod
 
 func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 	n.Value = y.Value
-	switch n.Tag {
+	switch y.ShortTag() {
 	case "!!null":
 		n.Kind = Null
 	case "!!bool":
@@ -203,15 +202,13 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 
 func (c *yamlConv) addField(n *Node, k, v *yaml.Node, depth int) error {
 	if prev := n.Field(k.Value); prev != nil {
-		return c.errAt(k, "duplicate key \""+k.Value+"\" (first at line "+strconv.Itoa(prev.KeyNode.Line())+")")
+		line, _ := c.doc.LineCol(prev.KeyOffset)
+		return c.errAt(k, "duplicate key \""+k.Value+"\" (first at line "+strconv.Itoa(line)+")")
 	}
-	kn := &Node{Kind: String, Value: k.Value, Doc: c.doc, Parent: n, Key: k.Value, End: -1,
-		line: k.Line, col: max(k.Column, 1), Tag: k.ShortTag()}
-	kn.Offset = c.doc.OffsetOf(k.Line, k.Column)
 	val, err := c.conv(v, n, k.Value, depth+1)
 	if err != nil {
 		return err
 	}
-	n.Fields = append(n.Fields, Field{Key: k.Value, KeyNode: kn, Value: val})
+	n.Fields = append(n.Fields, Field{Key: k.Value, KeyOffset: c.doc.OffsetOf(k.Line, k.Column), Value: val})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,15 @@ type common struct {
 	maxFileSize int64
 	maxRowSize  int
 	quiet       bool
+	cpuprofile  string
+	stopProfile func()
+}
+
+func (c *common) stop() {
+	if c.stopProfile != nil {
+		c.stopProfile()
+		c.stopProfile = nil
+	}
 }
 
 // registry returns the builtin registry, extended by --connectors.
@@ -61,11 +71,18 @@ func (c *common) loadOptions() catalog.Options {
 func Main(args []string, s Streams) int {
 	root := newRoot(s)
 	root.SetArgs(args)
-	return exitCode(root.Execute(), s.Err)
+	err := root.Execute()
+	stopProfiles()
+	return exitCode(err, s.Err)
 }
+
+// stopProfiles ends a --cpuprofile also when the command failed (cobra
+// skips PersistentPostRun then).
+var stopProfiles = func() {}
 
 func newRoot(s Streams) *cobra.Command {
 	c := &common{Streams: s}
+	stopProfiles = c.stop
 	root := &cobra.Command{
 		Use:   "schedtool",
 		Short: "Validate, migrate and count the sync schedules of Estuary Flow materializations",
@@ -93,6 +110,20 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	pf.Int64Var(&c.maxFileSize, "max-file-size", 64<<20, "refuse a source or config file larger than this many bytes")
 	pf.IntVar(&c.maxRowSize, "max-row-size", 64<<20, "refuse a stored-spec row longer than this many bytes")
 	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
+	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
+	_ = pf.MarkHidden("cpuprofile")
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if c.cpuprofile == "" {
+			return nil
+		}
+		f, err := os.Create(c.cpuprofile)
+		if err != nil {
+			return &usageError{"--cpuprofile: " + err.Error()}
+		}
+		c.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		return pprof.StartCPUProfile(f)
+	}
+	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
 	root.AddCommand(newValidate(c), newSchema(c))
 	return root
 }

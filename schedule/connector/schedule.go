@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // timezones must not depend on the host's zoneinfo
 )
@@ -272,6 +273,23 @@ func classifySyncSchedule(info FamilyInfo, obj map[string]any, res Result) Resul
 	return res
 }
 
+type cachedZone struct {
+	loc *time.Location
+	err error
+}
+
+var zones sync.Map // name -> cachedZone
+
+// loadLocation is time.LoadLocation, remembered: loading reads tzdata.
+func loadLocation(name string) (*time.Location, error) {
+	if z, ok := zones.Load(name); ok {
+		return z.(cachedZone).loc, z.(cachedZone).err
+	}
+	loc, err := time.LoadLocation(name)
+	zones.Store(name, cachedZone{loc, err})
+	return loc, err
+}
+
 var offsetRe = regexp.MustCompile(`^[-+][0-9]{1,2}:[0-9]{2}$`)
 
 // LoadTimezone reads a timezone as the connectors do: time.LoadLocation,
@@ -280,7 +298,7 @@ func LoadTimezone(tz string) (*time.Location, bool) {
 	if tz == "" {
 		return nil, false
 	}
-	if loc, err := time.LoadLocation(tz); err == nil {
+	if loc, err := loadLocation(tz); err == nil {
 		return loc, true
 	}
 	if !offsetRe.MatchString(tz) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // timezones must not depend on the host's zoneinfo
 )
@@ -53,6 +54,8 @@ func ParseDay(s string) (time.Weekday, bool) {
 
 var errTimezone = errors.New("invalid timezone")
 
+var zones sync.Map // IANA name -> *time.Location: loading reads tzdata
+
 // ParseTimezone reads the model's timezone: an IANA name, or an offset read
 // as Flow reads it (strip one leading sign, split on ':', parse both parts as
 // signed integers, hour 0..23, minute 0..59), so "+5:30" and "++05:00" pass.
@@ -60,7 +63,11 @@ func ParseTimezone(s string) (*time.Location, error) {
 	if s == "" || s == "Local" {
 		return nil, errTimezone
 	}
+	if z, ok := zones.Load(s); ok {
+		return z.(*time.Location), nil
+	}
 	if loc, err := time.LoadLocation(s); err == nil {
+		zones.Store(s, loc)
 		return loc, nil
 	}
 	rest, sign := s, 1

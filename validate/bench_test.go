@@ -1,0 +1,44 @@
+package validate
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"schedtool/bench/gen"
+	"schedtool/catalog"
+	"schedtool/report"
+	"schedtool/schedule/connector"
+)
+
+// BenchmarkValidateDump validates a generated 20,000-row live_specs dump
+// and writes the JSON report, as `schedtool validate -o json` does.
+func BenchmarkValidateDump(b *testing.B) {
+	var dump bytes.Buffer
+	if err := gen.Write(&dump, 20000, 1); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "dump.ndjson")
+	if err := os.WriteFile(path, dump.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	checker := &Checker{Registry: connector.Builtin()}
+	opts := catalog.DefaultOptions()
+	b.SetBytes(int64(dump.Len()))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		inputs, err := catalog.Resolve([]string{path}, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fs, sum, err := checker.Run(inputs, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := (report.JSON{}).Write(io.Discard, &report.Result{Findings: fs, Summary: sum}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
