@@ -48,9 +48,6 @@ type Config struct {
 	// suffix stripped from keys, sops.overlay merge-patched over it. Its
 	// leaves are the nodes as written, so they point where they were read.
 	Effective *tree.Node
-	// Value is Effective as a generic value, encrypted values as
-	// connector.Encrypted.
-	Value any
 	// Err is set when the config cannot be read; the materialization's
 	// schedule is then unknown.
 	Err string
@@ -209,13 +206,29 @@ func (c *Config) prepare() {
 		}
 	}
 	c.Effective = eff
+}
+
+// Value is the effective config as a generic value, encrypted values as
+// connector.Encrypted. With keys, only those top-level keys are converted
+// (what a schedule classification reads).
+func (c *Config) Value(keys ...string) any {
 	sealed := c.Sealed
-	c.Value = eff.Interface(func(n *tree.Node) (any, bool) {
+	leaf := func(n *tree.Node) (any, bool) {
 		if sealed && n.Kind == tree.String && IsEncrypted(n.Value) {
 			return connector.Encrypted{Text: n.Value}, true
 		}
 		return nil, false
-	})
+	}
+	if len(keys) == 0 || c.Effective.Kind != tree.Object {
+		return c.Effective.Interface(leaf)
+	}
+	m := make(map[string]any, len(keys))
+	for _, k := range keys {
+		if v := c.Effective.Get(k); v != nil {
+			m[k] = v.Interface(leaf)
+		}
+	}
+	return m
 }
 
 // IsEncrypted reports whether a value is a sops ciphertext.

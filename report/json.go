@@ -3,13 +3,18 @@ package report
 import (
 	"bufio"
 	"encoding/json"
-	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"schedtool/finding"
 )
 
 // JSON writes {"findings": [...], "summary": {...}}.
-type JSON struct{}
+type JSON struct {
+	w   *bufio.Writer
+	buf []byte
+	n   int
+}
 
 // jsonString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced, no HTML escaping.
@@ -47,49 +52,51 @@ func jsonString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func (JSON) Write(w io.Writer, r *Result) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	buf := make([]byte, 0, 1024)
-	bw.WriteString(`{"findings":[`)
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		buf = buf[:0]
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = append(buf, "\n  {\"rule\":"...)
-		buf = jsonString(buf, f.Rule)
-		buf = append(buf, `,"severity":`...)
-		buf = jsonString(buf, f.Severity.String())
-		buf = append(buf, `,"task":`...)
-		if f.Task == "" {
-			buf = append(buf, "null"...)
-		} else {
-			buf = jsonString(buf, f.Task)
-		}
-		buf = append(buf, `,"file":`...)
-		buf = jsonString(buf, f.Pos.File)
-		buf = append(buf, `,"line":`...)
-		buf = strconv.AppendInt(buf, int64(f.Pos.Line), 10)
-		buf = append(buf, `,"column":`...)
-		buf = strconv.AppendInt(buf, int64(f.Pos.Column), 10)
-		buf = append(buf, `,"pointer":`...)
-		buf = jsonString(buf, f.Pos.Pointer)
-		buf = append(buf, `,"message":`...)
-		buf = jsonString(buf, f.Message)
-		buf = append(buf, '}')
-		bw.Write(buf)
+func (j *JSON) Finding(f *finding.Finding) {
+	buf := j.buf[:0]
+	if j.n == 0 {
+		buf = append(buf, `{"findings":[`...)
+	} else {
+		buf = append(buf, ',')
 	}
-	if len(r.Findings) > 0 {
-		bw.WriteString("\n")
+	j.n++
+	buf = append(buf, "\n  {\"rule\":"...)
+	buf = jsonString(buf, f.Rule)
+	buf = append(buf, `,"severity":`...)
+	buf = jsonString(buf, f.Severity.String())
+	buf = append(buf, `,"task":`...)
+	if f.Task == "" {
+		buf = append(buf, "null"...)
+	} else {
+		buf = jsonString(buf, f.Task)
 	}
-	s := r.Summary
+	buf = append(buf, `,"file":`...)
+	buf = jsonString(buf, f.Pos.File)
+	buf = append(buf, `,"line":`...)
+	buf = strconv.AppendInt(buf, int64(f.Pos.Line), 10)
+	buf = append(buf, `,"column":`...)
+	buf = strconv.AppendInt(buf, int64(f.Pos.Column), 10)
+	buf = append(buf, `,"pointer":`...)
+	buf = jsonString(buf, f.Pos.Pointer)
+	buf = append(buf, `,"message":`...)
+	buf = jsonString(buf, f.Message)
+	buf = append(buf, '}')
+	j.w.Write(buf)
+	j.buf = buf
+}
+
+func (j *JSON) End(s finding.Summary) error {
+	if j.n == 0 {
+		j.w.WriteString(`{"findings":[`)
+	} else {
+		j.w.WriteString("\n")
+	}
 	summary, _ := json.Marshal(map[string]int{
 		"errors": s.Errors, "warnings": s.Warnings, "infos": s.Infos,
 		"materializations": s.Tasks, "files": s.Files,
 	})
-	bw.WriteString(`],"summary":`)
-	bw.Write(summary)
-	bw.WriteString("}\n")
-	return bw.Flush()
+	j.w.WriteString(`],"summary":`)
+	j.w.Write(summary)
+	j.w.WriteString("}\n")
+	return j.w.Flush()
 }

@@ -1,8 +1,10 @@
 // Package report writes validate's findings: one file per format behind
-// one Writer interface.
+// one Writer interface. Writers stream: findings are written as they come,
+// so a run over a large dump holds none of them.
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -10,34 +12,38 @@ import (
 	"schedtool/finding"
 )
 
-// Result is what a validate run found.
-type Result struct {
-	Findings []finding.Finding
-	Summary  finding.Summary
-	Version  string
-}
-
-// Writer writes a result in one format.
+// Writer writes findings in one format: Finding for each, in order, then
+// End with the summary once. The first error is kept and returned by End.
 type Writer interface {
-	Write(w io.Writer, r *Result) error
+	Finding(f *finding.Finding)
+	End(s finding.Summary) error
 }
 
 // Formats lists the format names, for flags and help.
 var Formats = []string{"text", "json", "sarif", "github"}
 
-// New returns the writer of a format.
-func New(format string) (Writer, error) {
+// New returns a writer of a format to w.
+func New(format string, w io.Writer, version string) (Writer, error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
 	switch format {
 	case "text":
-		return Text{}, nil
+		return &Text{w: bw}, nil
 	case "json":
-		return JSON{}, nil
+		return &JSON{w: bw}, nil
 	case "sarif":
-		return SARIF{}, nil
+		return newSARIF(bw, version), nil
 	case "github":
-		return GitHub{}, nil
+		return &GitHub{w: bw}, nil
 	}
 	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// WriteAll writes a list of findings and the summary.
+func WriteAll(w Writer, fs []finding.Finding, s finding.Summary) error {
+	for i := range fs {
+		w.Finding(&fs[i])
+	}
+	return w.End(s)
 }
 
 // SummaryLine is the closing line of the text formats.

@@ -1,8 +1,8 @@
 package report
 
 import (
+	"bufio"
 	"encoding/json"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -10,17 +10,11 @@ import (
 )
 
 // SARIF writes SARIF 2.1.0, as GitHub code scanning accepts it.
-type SARIF struct{}
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+type SARIF struct {
+	w      *bufio.Writer
+	driver sarifDriver
+	index  map[string]int
+	n      int
 }
 
 type sarifTool struct {
@@ -92,38 +86,60 @@ func sarifLevel(s finding.Severity) string {
 	return "note"
 }
 
-func (SARIF) Write(w io.Writer, r *Result) error {
-	driver := sarifDriver{Name: "schedtool", Version: r.Version, InformationURI: "https://github.com/estuary/flow", Rules: []sarifRule{}}
+func newSARIF(w *bufio.Writer, version string) *SARIF {
+	driver := sarifDriver{Name: "schedtool", Version: version, InformationURI: "https://github.com/estuary/flow", Rules: []sarifRule{}}
 	index := map[string]int{}
 	for _, rule := range finding.Rules {
 		index[rule.ID] = len(driver.Rules)
 		driver.Rules = append(driver.Rules, sarifRule{ID: rule.ID, ShortDescription: sarifText{rule.Summary},
 			DefaultConfiguration: sarifConfig{sarifLevel(rule.Severity)}})
 	}
-	results := []sarifResult{}
-	for _, f := range r.Findings {
-		res := sarifResult{RuleID: f.Rule, RuleIndex: index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
-		uri := filepath.ToSlash(f.Pos.File)
-		if uri == "<stdin>" {
-			uri = "stdin"
-		}
-		uri = strings.TrimPrefix(uri, "./")
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: "%SRCROOT%"},
-			Region:           sarifRegion{StartLine: max(f.Pos.Line, 1), StartColumn: max(f.Pos.Column, 1)},
-		}}
-		if f.Task != "" {
-			loc.LogicalLocations = []sarifLogical{{FullyQualifiedName: f.Task, Kind: "resource"}}
-		}
-		res.Locations = []sarifLocation{loc}
-		if f.Pos.Pointer != "" {
-			res.Properties = map[string]string{"pointer": f.Pos.Pointer}
-		}
-		results = append(results, res)
+	return &SARIF{w: w, driver: driver, index: index}
+}
+
+func (s *SARIF) Finding(f *finding.Finding) {
+	res := sarifResult{RuleID: f.Rule, RuleIndex: s.index[f.Rule], Level: sarifLevel(f.Severity), Message: sarifText{f.Message}}
+	uri := filepath.ToSlash(f.Pos.File)
+	if uri == "<stdin>" {
+		uri = "stdin"
 	}
-	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0",
-		Runs: []sarifRun{{Tool: sarifTool{driver}, Results: results}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	uri = strings.TrimPrefix(uri, "./")
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{
+		ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: "%SRCROOT%"},
+		Region:           sarifRegion{StartLine: max(f.Pos.Line, 1), StartColumn: max(f.Pos.Column, 1)},
+	}}
+	if f.Task != "" {
+		loc.LogicalLocations = []sarifLogical{{FullyQualifiedName: f.Task, Kind: "resource"}}
+	}
+	res.Locations = []sarifLocation{loc}
+	if f.Pos.Pointer != "" {
+		res.Properties = map[string]string{"pointer": f.Pos.Pointer}
+	}
+	if s.n == 0 {
+		s.head()
+	} else {
+		s.w.WriteString(",")
+	}
+	s.n++
+	b, _ := json.MarshalIndent(res, "        ", "  ")
+	s.w.WriteString("\n        ")
+	s.w.Write(b)
+}
+
+// head writes the document up to the opening of the run's results.
+func (s *SARIF) head() {
+	tool, _ := json.MarshalIndent(sarifTool{s.driver}, "      ", "  ")
+	s.w.WriteString("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
+	s.w.Write(tool)
+	s.w.WriteString(",\n      \"results\": [")
+}
+
+func (s *SARIF) End(finding.Summary) error {
+	if s.n == 0 {
+		s.head()
+		s.w.WriteString("]\n    }\n  ]\n}\n")
+		return s.w.Flush()
+	}
+	s.w.WriteString("\n      ]\n    }\n  ]\n}\n")
+	return s.w.Flush()
 }

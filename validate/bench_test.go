@@ -33,11 +33,12 @@ func BenchmarkValidateDump(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fs, sum, err := checker.Run(inputs, opts)
+		w, _ := report.New("json", io.Discard, "")
+		sum, err := checker.Run(inputs, opts, w.Finding)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := (report.JSON{}).Write(io.Discard, &report.Result{Findings: fs, Summary: sum}); err != nil {
+		if err := w.End(sum); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -28,7 +28,7 @@ func FuzzCatalogSource(f *testing.F) {
 		if err != nil {
 			return
 		}
-		fs, sum, err := checker.Run(inputs, opts)
+		fs, sum, err := checker.Collect(inputs, opts)
 		if err != nil {
 			return
 		}

@@ -65,7 +65,7 @@ func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, _, err := (&Checker{Registry: reg}).Run(inputs, catalog.DefaultOptions())
+	fs, _, err := (&Checker{Registry: reg}).Collect(inputs, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

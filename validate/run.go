@@ -9,28 +9,31 @@ import (
 	"schedtool/finding"
 )
 
-// Run validates every input: catalog sources (imports and config files
-// followed) and stored-spec dumps (streamed, rows checked in parallel).
-// Findings come back in a deterministic order: those of the sources sorted
-// by file and position, then each dump's in row order.
-func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.Finding, finding.Summary, error) {
-	var out []finding.Finding
+// Run validates every input and hands each finding to emit, in a
+// deterministic order: the findings of the catalog sources (imports and
+// config files followed) sorted by file and position, then each dump's in
+// row order, its rows read as a stream and checked in parallel. Nothing is
+// held: a dump of any size runs in bounded memory.
+func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*finding.Finding)) (finding.Summary, error) {
 	var sum finding.Summary
-	cat := catalog.Load(inputs, opts)
-	out = append(out, cat.Problems...)
-	for _, m := range cat.Materializations {
-		out = append(out, c.Check(m)...)
+	out := func(f *finding.Finding) {
+		sum.Add(f)
+		emit(f)
 	}
-	finding.Sort(out)
+	cat := catalog.Load(inputs, opts)
+	fs := append([]finding.Finding(nil), cat.Problems...)
+	for _, m := range cat.Materializations {
+		fs = append(fs, c.Check(m)...)
+	}
+	finding.Sort(fs)
+	for i := range fs {
+		out(&fs[i])
+	}
 	sum.Tasks += len(cat.Materializations)
 	files := map[string]bool{}
 	for _, f := range cat.Files {
 		files[f] = true
 	}
-	// Dump findings are kept per row and copied out once, exactly sized:
-	// growing one slice by doubling costs more than reading the rows.
-	var rows [][]finding.Finding
-	n := 0
 	for _, in := range inputs {
 		if in.Dump == "" {
 			continue
@@ -42,7 +45,7 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.F
 		} else {
 			f, err := os.Open(in.Dump)
 			if err != nil {
-				return nil, sum, &catalog.UsageError{Msg: in.Dump + ": " + err.Error()}
+				return sum, &catalog.UsageError{Msg: in.Dump + ": " + err.Error()}
 			}
 			defer f.Close()
 			r = f
@@ -64,27 +67,24 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options) ([]finding.F
 			finding.Sort(o.findings) // a row's findings: by position
 			return o
 		}, func(o rowOut) {
-			if len(o.findings) > 0 {
-				rows = append(rows, o.findings)
-				n += len(o.findings)
+			for i := range o.findings {
+				out(&o.findings[i])
 			}
 			if o.task {
 				sum.Tasks++
 			}
 		})
 		if err != nil {
-			return nil, sum, &catalog.UsageError{Msg: name + ": " + err.Error()}
+			return sum, &catalog.UsageError{Msg: name + ": " + err.Error()}
 		}
 	}
-	all := make([]finding.Finding, len(out), len(out)+n)
-	copy(all, out)
-	for _, r := range rows {
-		all = append(all, r...)
-	}
-	out = all
 	sum.Files = len(files)
-	for i := range out {
-		sum.Add(&out[i])
-	}
-	return out, sum, nil
+	return sum, nil
+}
+
+// Collect runs and returns the findings as a list.
+func (c *Checker) Collect(inputs []catalog.Input, opts catalog.Options) ([]finding.Finding, finding.Summary, error) {
+	var fs []finding.Finding
+	sum, err := c.Run(inputs, opts, func(f *finding.Finding) { fs = append(fs, *f) })
+	return fs, sum, err
 }

@@ -70,7 +70,7 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	var value any = map[string]any{}
 	var eff *tree.Node
 	if cfg != nil {
-		value, eff = cfg.Value, cfg.Effective
+		value, eff = cfg.Value(c.Registry.ConfigKeys(entry)...), cfg.Effective
 	}
 	res := c.Registry.Classify(entry, tag, value)
 	// at locates a pointer of the effective config, else the config.
@@ -187,6 +187,13 @@ func checkModel(n *tree.Node) *modelProblem {
 	}
 	p := checkModelTree(n)
 	if verdictCount.Add(1) <= maxVerdicts {
+		if p != nil { // kept: its strings must not pin a source's bytes
+			kept := &modelProblem{msg: strings.Clone(p.msg)}
+			for _, t := range p.path {
+				kept.path = append(kept.path, strings.Clone(t))
+			}
+			p = kept
+		}
 		modelVerdicts.Store(string(key), p)
 	}
 	return p

@@ -6,41 +6,44 @@ package tree
 // rows reuses the same memory.
 //
 // After Reset, every node of the documents parsed from the arena is
-// invalid. Documents parsed with an arena also copy their strings (rather
-// than sharing the source's memory), so that strings taken from them stay
-// valid after Reset and after the source buffer is reused.
+// invalid. Documents parsed with an arena also copy their strings (short
+// ones interned) rather than share the source's memory, so strings taken
+// from them stay valid after Reset and after the source buffer is reused.
 type Arena struct {
-	nodes  [][]Node
-	ni, nj int
-	fields []Field
-	reuse  bool
+	nodes       [][]Node
+	ni, nj      int
+	fields      []Field
+	reuse       bool
 
 	// Scratch stacks of the parser, kept between documents.
 	openFields []Field
 	openItems  []*Node
 	// strs interns short strings (keys, flags, image names repeat on
-	// every row of a dump); bounded, so unique values cannot grow it.
-	strs map[string]string
+	// every row of a dump): a direct-mapped cache, so unique values only
+	// replace each other.
+	strs *[internSlots]string
 }
 
-const maxInterned = 1 << 13
+const internSlots = 1 << 12
 
 // str returns b as a string that does not share b's memory.
 func (a *Arena) str(b []byte) string {
-	if len(b) > 48 {
+	if len(b) > 40 {
 		return string(b)
 	}
-	if s, ok := a.strs[string(b)]; ok {
-		return s
-	}
-	s := string(b)
 	if a.strs == nil {
-		a.strs = make(map[string]string, 256)
+		a.strs = new([internSlots]string)
 	}
-	if len(a.strs) < maxInterned {
-		a.strs[s] = s
+	h := uint32(2166136261) // FNV-1a
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
 	}
-	return s
+	slot := &a.strs[h&(internSlots-1)]
+	if *slot == string(b) {
+		return *slot
+	}
+	*slot = string(b)
+	return *slot
 }
 
 // NewArena returns an arena for reuse with Reset.

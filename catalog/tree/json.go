@@ -63,19 +63,19 @@ func ParseJSONSkipping(file string, src []byte, lim Limits, skip [][]string, are
 }
 
 type jsonParser struct {
-	doc       *Doc
-	src       []byte
-	pos       int
-	lim       Limits
-	nodes     int
-	line      int
-	lineStart int
+	doc         *Doc
+	src         []byte
+	pos         int
+	lim         Limits
+	nodes       int
+	line        int
+	lineStart   int
 	arena       *Arena
 	copyStrings bool       // strings must not share src's memory
 	fields      []Field    // fields of the objects being read, innermost last
 	items       []*Node    // items of the arrays being read, innermost last
-	skip      [][]string // key paths whose values are not built
-	path      []string   // keys from the root to the current object (with skip)
+	skip        [][]string // key paths whose values are not built
+	path        []string   // keys from the root to the current object (with skip)
 }
 
 // Valid reports whether b is one JSON document, without building a tree.
@@ -125,11 +125,9 @@ func (p *jsonParser) node(kind Kind, parent *Node, key string) (*Node, error) {
 		return nil, p.errf("document has more than %d values", p.lim.MaxNodes)
 	}
 	n := p.arena.node()
-	*n = Node{Kind: kind, Doc: p.doc, Parent: parent, Key: key, Offset: p.pos, End: -1, line: int32(p.line)}
-	if p.pos-p.lineStart < 128 {
-		// Cheap to count here, and saves building the line table.
-		n.col = int32(utf8.RuneCount(p.src[p.lineStart:p.pos]) + 1)
-	}
+	// The column is counted when asked for: col < 0 keeps the line's
+	// start offset (as -start-1) until then.
+	*n = Node{Kind: kind, Doc: p.doc, Parent: parent, Key: key, Offset: p.pos, End: -1, line: int32(p.line), col: int32(-p.lineStart - 1)}
 	return n, nil
 }
 

@@ -147,16 +147,20 @@ func (n *Node) IsNull() bool { return n == nil || n.Kind == Null }
 
 // Pointer is the node's JSON pointer from its document's root.
 func (n *Node) Pointer() string {
-	var parts []string
+	size := 0
 	for x := n; x != nil && x.Parent != nil; x = x.Parent {
-		parts = append(parts, EscapeToken(x.Key))
+		size += 1 + len(EscapeToken(x.Key))
 	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(parts[i])
+	b := make([]byte, size)
+	at := size
+	for x := n; x != nil && x.Parent != nil; x = x.Parent {
+		tok := EscapeToken(x.Key)
+		at -= len(tok)
+		copy(b[at:], tok)
+		at--
+		b[at] = '/'
 	}
-	return b.String()
+	return string(b)
 }
 
 // Line is the node's 1-based line in its file.
@@ -174,6 +178,10 @@ func (n *Node) setLineCol() {
 
 // Col is the node's 1-based column, counted in characters.
 func (n *Node) Col() int {
+	if n.col < 0 {
+		start := int(-n.col - 1)
+		n.col = int32(utf8.RuneCount(n.Doc.Src[start:n.Offset]) + 1)
+	}
 	if n.col == 0 && n.Doc != nil {
 		n.setLineCol()
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +18,6 @@ type validateOptions struct {
 	failOn string
 
 	paths   []string
-	writer  report.Writer
 	failSev finding.Severity
 	checker *validate.Checker
 	inputs  []catalog.Input
@@ -74,11 +74,10 @@ func (o *validateOptions) Complete(args []string) error {
 
 // Validate checks the flags.
 func (o *validateOptions) Validate() error {
-	w, err := report.New(o.output)
-	if err != nil {
+	var err error
+	if _, err = report.New(o.output, io.Discard, version); err != nil {
 		return &usageError{"-o: " + err.Error()}
 	}
-	o.writer = w
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
 		return &usageError{"--fail-on: " + err.Error()}
 	}
@@ -88,13 +87,14 @@ func (o *validateOptions) Validate() error {
 	return nil
 }
 
-// Run validates and writes the report.
+// Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
-	fs, sum, err := o.checker.Run(o.inputs, o.loadOptions())
+	w, _ := report.New(o.output, o.Out, version)
+	sum, err := o.checker.Run(o.inputs, o.loadOptions(), w.Finding)
 	if err != nil {
 		return err
 	}
-	if err := o.writer.Write(o.Out, &report.Result{Findings: fs, Summary: sum, Version: version}); err != nil {
+	if err := w.End(sum); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	if sum.AtLeast(o.failSev) {

@@ -143,6 +143,19 @@ func (r *Registry) Lookup(ref string) (*Entry, string, bool) {
 	return &r.Images[i], tag, true
 }
 
+// ConfigKeys are the top-level config keys that Classify reads for the
+// image's family.
+func (r *Registry) ConfigKeys(e *Entry) []string {
+	key := strings.TrimPrefix(r.Family(e.Family).Pointer, "/")
+	if i := strings.IndexByte(key, '/'); i >= 0 {
+		key = key[:i]
+	}
+	if e.Family == FamilySyncSchedule {
+		return []string{key, "advanced"}
+	}
+	return []string{key}
+}
+
 // Family returns the info of a family.
 func (r *Registry) Family(f Family) FamilyInfo { return r.Families[f] }
 

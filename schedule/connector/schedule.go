@@ -8,7 +8,6 @@ package connector
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -196,35 +195,37 @@ func classifySyncSchedule(info FamilyInfo, obj map[string]any, res Result) Resul
 	}
 	// Decode strictly, as the connector does.
 	var spec SyncScheduleSpec
-	fields := map[string]*string{
-		"syncFrequency": &spec.SyncFrequency, "timezone": &spec.Timezone,
-		"fastSyncStartTime": &spec.FastSyncStartTime, "fastSyncStopTime": &spec.FastSyncStopTime,
-		"fastSyncEnabledDays": &spec.FastSyncEnabledDays,
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var sealed []string
 	var decodeErr *Problem
-	for _, k := range keys {
+	for _, k := range sortedKeys(m) {
 		at := res.Pointer + "/" + escape(k)
-		dst, known := fields[k]
+		var dst *string
+		switch k {
+		case "syncFrequency":
+			dst = &spec.SyncFrequency
+		case "timezone":
+			dst = &spec.Timezone
+		case "fastSyncStartTime":
+			dst = &spec.FastSyncStartTime
+		case "fastSyncStopTime":
+			dst = &spec.FastSyncStopTime
+		case "fastSyncEnabledDays":
+			dst = &spec.FastSyncEnabledDays
+		}
 		switch x := m[k].(type) {
 		case nil:
 		case Encrypted:
 			sealed = append(sealed, at)
 		case string:
-			if known {
+			if dst != nil {
 				*dst = x
 			}
 		default:
-			if known && decodeErr == nil {
+			if dst != nil && decodeErr == nil {
 				decodeErr = &Problem{ProblemInvalid, at, "json: cannot unmarshal " + describe(x) + " into Go struct field ." + key + "." + k + " of type string"}
 			}
 		}
-		if !known && decodeErr == nil {
+		if dst == nil && decodeErr == nil {
 			decodeErr = &Problem{ProblemInvalid, at, fmt.Sprintf("json: unknown field %q", k)}
 		}
 	}
@@ -412,6 +413,21 @@ func classifyInterval(f Family, info FamilyInfo, obj map[string]any, res Result)
 		res.Kind = KindFileInterval
 	}
 	return res
+}
+
+// sortedKeys lists a small map's keys in order, without sort's overhead.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		i := len(keys)
+		keys = append(keys, k)
+		for i > 0 && keys[i-1] > k {
+			keys[i] = keys[i-1]
+			i--
+		}
+		keys[i] = k
+	}
+	return keys
 }
 
 func offEnum(name, ptr, value string, enum []string, d time.Duration) Problem {
