@@ -10,10 +10,10 @@ package tree
 // ones interned) rather than share the source's memory, so strings taken
 // from them stay valid after Reset and after the source buffer is reused.
 type Arena struct {
-	nodes       [][]Node
-	ni, nj      int
-	fields      []Field
-	reuse       bool
+	nodes  [][]Node
+	ni, nj int
+	fields []Field
+	reuse  bool
 
 	// Scratch stacks of the parser, kept between documents.
 	openFields []Field

@@ -170,8 +170,8 @@ func TestSchemaAndHelp(t *testing.T) {
 	if r := schedtool(t, "", "schema", "nope"); r.code != 1 {
 		t.Errorf("schema nope: exit %d", r.code)
 	}
-	for _, cmd := range []string{"validate", "schema"} {
-		r := schedtool(t, "", cmd, "--help")
+	for _, cmd := range [][]string{{"validate", "--help"}, {"schema", "--help"}, {"--help"}} {
+		r := schedtool(t, "", cmd...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Examples:") {
 			t.Errorf("%s --help: exit %d, no examples:\n%s", cmd, r.code, r.stdout)
 		}

@@ -95,6 +95,8 @@ standard input.
 Exit codes: 0 nothing to report; 1 schedtool could not do its job (a bad
 flag, an unreadable PATH, nothing found); 2 findings at or above --fail-on,
 changes pending in a dry run, or remaining users under --fail-if-remaining.`,
+		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
+  schedtool schema model`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

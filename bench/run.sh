@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Reproducible benchmark (SPEC section 11): generate the deterministic
+# live_specs dump, then time the jq baseline and schedtool on it in the
+# same run, with peak memory from /usr/bin/time -v.
+#
+#   bench/run.sh [ROWS]          # default 200000 rows (about 131 MB)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows=${1:-200000}
+runs=${RUNS:-3}
+out=bench/out
+mkdir -p "$out"
+dump="$out/dump-$rows.ndjson"
+command -v jq >/dev/null || { echo "bench: jq is needed (apt-get install jq)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
+
+go build -o "$out/schedtool" ./cmd/schedtool
+[ -f "$dump" ] || go run ./bench/gendump -rows "$rows" > "$dump"
+size=$(stat -c %s "$dump")
+
+# measure NAME CMD...: best wall time of $runs runs, and its peak RSS.
+measure() {
+  local name=$1; shift
+  local best="" rss=""
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -v -o "$out/time.txt" "$@" > /dev/null 2>&1 || true
+    local wall kb
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$out/time.txt")
+    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time.txt")
+    if [ -z "$best" ] || awk "BEGIN {exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
+  done
+  echo "$name $best $rss"
+}
+
+jqprog='select(.spec_type=="materialization")
+  | [(.spec.endpoint.connector.image // "" | split(":")[0]),
+     (.spec.shards.flags["enable-runtime-v2"] // "v1"),
+     (if .spec.syncSchedule then "model" else "-" end),
+     (.spec.endpoint.connector.config.syncSchedule.syncFrequency
+      // .spec.endpoint.connector.config.uploadInterval
+      // .spec.endpoint.connector.config.upload_interval // "absent")]'
+
+results=$(
+  measure jq sh -c "jq -c '$jqprog' '$dump' | sort | uniq -c"
+  measure "validate -o json" "$out/schedtool" validate -o json "$dump"
+  if "$out/schedtool" census --help >/dev/null 2>&1; then
+    measure "census -o json" "$out/schedtool" census -o json "$dump"
+  fi
+  if "$out/schedtool" migrate --help >/dev/null 2>&1; then
+    measure "migrate --out" "$out/schedtool" migrate --out "$out/migrated.ndjson" "$dump"
+  fi
+)
+jq_s=$(echo "$results" | awk '$1=="jq" {print $2}')
+echo "rows: $rows, dump: $((size / 1000000)) MB, cores: $(nproc), best of $runs"
+printf '%-20s %9s %9s %12s\n' command seconds "vs jq" "peak RSS"
+echo "$results" | while read -r line; do
+  name=${line% * *}; rest=${line##"$name "}; s=${rest% *}; kb=${rest#* }
+  printf '%-20s %9.2f %8.1fx %9d MiB\n' "$name" "$s" "$(awk "BEGIN {print $jq_s / $s}")" "$((kb / 1024))"
+done
