@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 
 	"schedtool/catalog/tree"
@@ -25,6 +26,12 @@ type RowResult struct {
 // DumpOptions tune the streaming reader.
 type DumpOptions struct {
 	Options
+	// ConfigKeys, if set, are the only config keys (and keys starting with
+	// them, for sops suffixes) that are read; the rest are checked only.
+	ConfigKeys []string
+	// Lean reads only what validate and census look at: catalog_name,
+	// spec_type, and the spec's shards, syncSchedule and endpoint.
+	Lean      bool
 	Workers   int // 0: one per core
 	BatchRows int // 0: 256
 }
@@ -69,6 +76,7 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 		go func() {
 			defer wg.Done()
 			arena := tree.NewArena()
+			skip := rowSkip(opts.ConfigKeys, opts.Lean)
 			for b := range jobs {
 				var out []T
 				if b.tooLong {
@@ -86,7 +94,7 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 						rest = nil
 					}
 					row = bytes.TrimSuffix(row, []byte("\r"))
-					rr := readRow(file, line, row, opts.Options, arena)
+					rr := readRow(file, line, row, opts.Options, skip, arena)
 					out = append(out, process(&rr))
 					arena.Reset()
 				}
@@ -216,12 +224,39 @@ func longLine(b []byte, max int) int {
 
 var materializationMark = []byte(`"materialization"`)
 
-// rowSkips are the parts of a row no command reads: they are checked but
-// not built, which keeps reading a dump cheap.
-var rowSkips = [][]string{{"spec", "bindings"}}
+// rowSkip leaves unbuilt (but checked) the parts of a row no command
+// reads: the bindings, and with ConfigKeys the config keys that are not
+// about schedules. That keeps reading a dump cheap.
+func rowSkip(configKeys []string, lean bool) tree.Skip {
+	return func(path []string, key string) bool {
+		switch len(path) {
+		case 0:
+			return lean && key != "catalog_name" && key != "spec_type" && key != "spec"
+		case 1:
+			if path[0] != "spec" {
+				return false
+			}
+			if lean {
+				return key != "shards" && key != "syncSchedule" && key != "endpoint"
+			}
+			return key == "bindings"
+		case 4:
+			if configKeys == nil || path[0] != "spec" || path[1] != "endpoint" || path[2] != "connector" || path[3] != "config" {
+				return false
+			}
+			for _, k := range configKeys {
+				if strings.HasPrefix(key, k) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+}
 
 // readRow reads one row of a dump.
-func readRow(file string, line int, row []byte, opts Options, arena *tree.Arena) RowResult {
+func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, arena *tree.Arena) RowResult {
 	rr := RowResult{Line: line}
 	bad := func(col int, ptr, msg string) RowResult {
 		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
@@ -242,7 +277,7 @@ func readRow(file string, line int, row []byte, opts Options, arena *tree.Arena)
 		rr.SpecType = "other"
 		return rr
 	}
-	doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, rowSkips, arena)
+	doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, skip, arena)
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}

@@ -18,6 +18,9 @@ type JSON struct {
 
 // jsonString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced, no HTML escaping.
+// AppendJSONString appends s as a JSON string (no HTML escaping).
+func AppendJSONString(b []byte, s string) []byte { return jsonString(b, s) }
+
 func jsonString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')

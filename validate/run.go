@@ -55,7 +55,7 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 			findings []finding.Finding
 			task     bool
 		}
-		err := catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) rowOut {
+		err := catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
 			var o rowOut
 			if rr.Problem != nil {
 				o.findings = append(o.findings, *rr.Problem)

@@ -37,11 +37,15 @@ func ParseJSON(file string, src []byte, lim Limits) (*Doc, error) {
 	return ParseJSONSkipping(file, src, lim, nil, nil)
 }
 
-// ParseJSONSkipping is ParseJSON, but the values at the given key paths
-// (from the root: {"spec", "bindings"}) are only checked, not built: they
-// become Raw nodes. A document with a syntax error there still fails. With
-// an arena, nodes come from it (see Arena for what that implies).
-func ParseJSONSkipping(file string, src []byte, lim Limits, skip [][]string, arena *Arena) (*Doc, error) {
+// Skip says whether the value of key, in the object reached from the root
+// by path (its keys), need not be built.
+type Skip func(path []string, key string) bool
+
+// ParseJSONSkipping is ParseJSON, but the values that skip names are only
+// checked, not built: they become Raw nodes (Null ones for a null). A
+// document with a syntax error there still fails. With an arena, nodes
+// come from it (see Arena for what that implies).
+func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
 	d := &Doc{File: file, Src: src, Format: JSON}
 	if arena == nil {
 		arena = &Arena{}
@@ -71,11 +75,11 @@ type jsonParser struct {
 	line        int
 	lineStart   int
 	arena       *Arena
-	copyStrings bool       // strings must not share src's memory
-	fields      []Field    // fields of the objects being read, innermost last
-	items       []*Node    // items of the arrays being read, innermost last
-	skip        [][]string // key paths whose values are not built
-	path        []string   // keys from the root to the current object (with skip)
+	copyStrings bool     // strings must not share src's memory
+	fields      []Field  // fields of the objects being read, innermost last
+	items       []*Node  // items of the arrays being read, innermost last
+	skip        Skip     // values not to build
+	path        []string // keys from the root to the current object (with skip)
 }
 
 // Valid reports whether b is one JSON document, without building a tree.
@@ -224,10 +228,13 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		p.pos++
 		p.ws()
 		var v *Node
-		if p.skip != nil && p.skipped(key) {
+		if p.skip != nil && p.skip(p.path, key) {
 			if v, err = p.node(Raw, n, key); err == nil {
 				err = p.skipValue(depth)
 				v.End = p.pos
+				if v.End-v.Offset == 4 && string(p.src[v.Offset:v.End]) == "null" {
+					v.Kind, v.Value = Null, "null"
+				}
 			}
 		} else {
 			if p.skip != nil {
@@ -355,10 +362,11 @@ func (p *jsonParser) str() (string, error) {
 	i := start
 	s := p.src
 	// Fast path: no escapes, ASCII or valid UTF-8.
+	ascii := true
 	for i < len(s) {
 		c := s[i]
 		if c == '"' {
-			if !utf8.Valid(s[start:i]) {
+			if !ascii && !utf8.Valid(s[start:i]) {
 				p.pos = start
 				return "", p.errf("invalid UTF-8 in string")
 			}
@@ -373,6 +381,9 @@ func (p *jsonParser) str() (string, error) {
 		}
 		if c == '\\' || c < 0x20 {
 			break
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
 		}
 		i++
 	}
@@ -447,24 +458,6 @@ func hex4(s []byte, i int) (rune, bool) {
 	}
 	v, err := strconv.ParseUint(string(s[i:i+4]), 16, 32)
 	return rune(v), err == nil
-}
-
-// skipped reports whether the value of key in the current object is on a
-// skip path.
-func (p *jsonParser) skipped(key string) bool {
-	for _, sp := range p.skip {
-		if len(sp) != len(p.path)+1 || sp[len(sp)-1] != key {
-			continue
-		}
-		match := true
-		for i := range p.path {
-			match = match && sp[i] == p.path[i]
-		}
-		if match {
-			return true
-		}
-	}
-	return false
 }
 
 // skipValue checks the value at p.pos as strictly as value does, without

@@ -183,3 +183,59 @@ func TestSchemaAndHelp(t *testing.T) {
 		t.Errorf("--version: %+v", r)
 	}
 }
+
+func TestCensusEndToEnd(t *testing.T) {
+	const clean = "fixtures/catalog/acmeCo/flow.yaml" // no scheduling images
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"census-table", []string{"census", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
+		{"census-wide", []string{"census", "-o", "wide", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
+		{"census-json", []string{"census", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
+		{"census-csv", []string{"census", "-o", "csv", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
+		{"census-markdown", []string{"census", "-o", "markdown", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
+		{"census-gate-remaining", []string{"census", "--fail-if-remaining", "-o", "json", "fixtures/catalog"}, 2},
+		{"census-gate-none", []string{"census", "--fail-if-remaining", clean}, 0},
+		{"census-empty-table", []string{"census", clean}, 0},
+		{"census-empty-wide", []string{"census", "-o", "wide", clean}, 0},
+		{"census-empty-json", []string{"census", "-o", "json", clean}, 0},
+		{"census-empty-csv", []string{"census", "-o", "csv", clean}, 0},
+		{"census-empty-markdown", []string{"census", "-o", "markdown", clean}, 0},
+		{"census-bad-output", []string{"census", "-o", "xml", clean}, 1},
+		{"census-missing-path", []string{"census", "nope.ndjson"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtool(t, "", tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit code %d, want %d\nstderr: %s", r.code, tc.code, r.stderr)
+			}
+			golden(t, tc.name, r)
+		})
+	}
+	// JSON is one document with the fields the issue names, even when empty.
+	for _, path := range []string{"fixtures/catalog", clean} {
+		r := schedtool(t, "", "census", "-o", "json", path)
+		var doc struct {
+			Tasks   []map[string]any `json:"tasks"`
+			Groups  map[string]any   `json:"groups"`
+			Summary map[string]any   `json:"summary"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Summary == nil || doc.Groups == nil {
+			t.Fatalf("census -o json %s: %v\n%s", path, err, r.stdout)
+		}
+		for _, k := range []string{"tasks", "remaining", "unreadable", "byStatus"} {
+			if _, ok := doc.Summary[k]; !ok {
+				t.Errorf("summary without %s", k)
+			}
+		}
+		for _, row := range doc.Tasks {
+			for _, k := range []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "status", "reason"} {
+				if _, ok := row[k]; !ok {
+					t.Errorf("task row without %s: %v", k, row)
+				}
+			}
+		}
+	}
+}

@@ -156,6 +156,23 @@ func (r *Registry) ConfigKeys(e *Entry) []string {
 	return []string{key}
 }
 
+// AllConfigKeys are the top-level config keys any classification reads,
+// plus the sops stanza.
+func (r *Registry) AllConfigKeys() []string {
+	seen := map[string]bool{"advanced": true, "sops": true}
+	for i := range r.Images {
+		for _, k := range r.ConfigKeys(&r.Images[i]) {
+			seen[k] = true
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 // Family returns the info of a family.
 func (r *Registry) Family(f Family) FamilyInfo { return r.Families[f] }
 
@@ -203,6 +220,12 @@ func TagBefore(tag, since string) bool {
 		}
 	}
 	return false
+}
+
+// IsVersion reports whether a tag is a version ("v3", "v3.1").
+func IsVersion(tag string) bool {
+	_, ok := parseVersion(tag)
+	return ok
 }
 
 func parseVersion(s string) ([]int, bool) {

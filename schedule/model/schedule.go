@@ -327,3 +327,66 @@ func (s *Schedule) checkOverlap() error {
 	}
 	return nil
 }
+
+// Value is the spec as a generic JSON value, as Decode reads it.
+func (s *Spec) Value() any {
+	m := map[string]any{"baseInterval": s.BaseInterval}
+	if s.Timezone != "" {
+		m["timezone"] = s.Timezone
+	}
+	if len(s.Windows) > 0 {
+		ws := make([]any, len(s.Windows))
+		for i, w := range s.Windows {
+			x := map[string]any{"interval": w.Interval, "start": w.Start, "end": w.End}
+			if w.Days != nil {
+				days := make([]any, len(w.Days))
+				for j, d := range w.Days {
+					days[j] = d
+				}
+				x["days"] = days
+			}
+			ws[i] = x
+		}
+		m["windows"] = ws
+	}
+	return m
+}
+
+// String writes the spec in YAML flow style, clocks quoted:
+// {baseInterval: 4h, timezone: America/New_York, windows: [{interval: 15m, start: "09:00", end: "17:00", days: [Mon, Fri]}]}.
+func (s *Spec) String() string {
+	var b strings.Builder
+	b.WriteString("{baseInterval: " + s.BaseInterval)
+	if s.Timezone != "" {
+		b.WriteString(", timezone: " + yamlScalar(s.Timezone))
+	}
+	if len(s.Windows) > 0 {
+		b.WriteString(", windows: [")
+		for i, w := range s.Windows {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "{interval: %s, start: %q, end: %q", w.Interval, w.Start, w.End)
+			if w.Days != nil {
+				b.WriteString(", days: [" + strings.Join(w.Days, ", ") + "]")
+			}
+			b.WriteString("}")
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// yamlScalar quotes a string unless it is plainly safe in YAML flow style.
+func yamlScalar(s string) string {
+	for _, c := range s {
+		if !(c == '/' || c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return fmt.Sprintf("%q", s)
+		}
+	}
+	if s == "" || s[0] == '-' || (s[0] >= '0' && s[0] <= '9') {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}

@@ -1,0 +1,136 @@
+package census
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+func mat(name, flags, sched, image, config string) string {
+	s := "  " + name + ":\n"
+	if flags != "" {
+		s += "    shards: {flags: {enable-runtime-v2: " + flags + "}}\n"
+	}
+	if sched != "" {
+		s += "    syncSchedule: " + sched + "\n"
+	}
+	s += "    endpoint: {connector: {image: " + image + ", config: " + config + "}}\n    bindings: []\n"
+	return s
+}
+
+const sf = "ghcr.io/estuary/materialize-snowflake:v4"
+
+func runCensus(t *testing.T, src string) ([]Row, *Totals) {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	if err := os.WriteFile(p, []byte("materializations:\n"+src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []Row
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
+	w := &collect{rows: &rows}
+	tot, err := c.Run(inputs, catalog.DefaultOptions(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, tot
+}
+
+type collect struct{ rows *[]Row }
+
+func (c *collect) Row(r *Row)             { *c.rows = append(*c.rows, *r) }
+func (c *collect) Unreadable(*Unreadable) {}
+func (c *collect) End(*Totals) error      { return nil }
+
+// Every status, and the precedence between them (SPEC section 8).
+func TestStatuses(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, status, kind, delay string
+	}{
+		{"blocked-v1: V1 with the default", mat("a/v1", "", "", sf, "{host: h}"), "blocked-v1", "default", "30m"},
+		{"blocked-v1 wins over conflict: V1 with a model schedule", mat("a/v1m", "", "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 1h}}"), "blocked-v1", "fixed", "1h"},
+		{"blocked-v1 when the delay is unknown", mat("a/v1s", "", "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "blocked-v1", "sealed", "unknown"},
+		{"conflict", mat("a/c", `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 30m}}"), "conflict", "fixed", "30m"},
+		{"conflict when sealed", mat("a/cs", `"true"`, "{baseInterval: 1h}", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "conflict", "sealed", "unknown"},
+		{"stacked: the default", mat("a/s", `"true"`, "{baseInterval: 1h}", sf, "{host: h}"), "stacked", "default", "30m"},
+		{"stacked: a file sink with a model schedule", mat("a/fs", `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-parquet:v1", "{uploadInterval: 15m}"), "stacked", "file-interval", "15m"},
+		{"migrated", mat("a/m", `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 0s}}"), "migrated", "zero", "0s"},
+		{"unaffected", mat("a/u", `"true"`, "", sf, "{syncSchedule: {syncFrequency: 0s}}"), "unaffected", "zero", "0s"},
+		{"ready: fixed", mat("a/r", `"true"`, "", sf, "{syncSchedule: {syncFrequency: 2h}}"), "ready", "fixed", "2h"},
+		{"ready: alternating", mat("a/ra", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "ready", "alternating", "4h"},
+		{"needs-review: Local timezone on V2", mat("a/l", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Local, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "needs-review", "alternating", "4h"},
+		{"needs-review: sealed on V2", mat("a/ns", `"true"`, "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "needs-review", "sealed", "unknown"},
+		{"needs-review: invalid", mat("a/ni", `"true"`, "", sf, "{syncSchedule: {syncFrequency: soon}}"), "needs-review", "invalid", "unknown"},
+		{"needs-review: offset the runtime refuses", mat("a/no", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: "+24:00", fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "needs-review", "alternating", "4h"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, tot := runCensus(t, tc.src)
+			if len(rows) != 1 {
+				t.Fatalf("rows: %+v", rows)
+			}
+			r := rows[0]
+			if r.Status != tc.status || r.Kind != tc.kind || r.Delay != tc.delay {
+				t.Errorf("got status=%s kind=%s delay=%s (%s); want %s %s %s", r.Status, r.Kind, r.Delay, r.Reason, tc.status, tc.kind, tc.delay)
+			}
+			if (r.Status == "needs-review" || r.Status == "blocked-v1") && r.Reason == "" {
+				t.Errorf("%s without a reason", r.Status)
+			}
+			wantRemaining := 1
+			if r.Status == "migrated" || r.Status == "unaffected" {
+				wantRemaining = 0
+			}
+			if tot.Remaining != wantRemaining {
+				t.Errorf("remaining %d", tot.Remaining)
+			}
+		})
+	}
+}
+
+func TestGroupsAndOldestTag(t *testing.T) {
+	src := mat("a/1", `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v4", "{syncSchedule: {syncFrequency: 1h}}") +
+		mat("a/2", `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v2", "{advanced: {updateDelay: 1h}}") +
+		mat("a/3", `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v10", "{syncSchedule: {syncFrequency: 1h}}") +
+		mat("a/4", `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v1", "{syncSchedule: {syncFrequency: 0s}}") +
+		mat("a/5", `"true"`, "", "ghcr.io/estuary/materialize-postgres:v1", "{}")
+	rows, tot := runCensus(t, src)
+	if len(rows) != 4 {
+		t.Fatalf("%d rows: postgres is not a scheduling image", len(rows))
+	}
+	img := "ghcr.io/estuary/materialize-snowflake"
+	if tot.OldestTag[img] != "v2" {
+		t.Errorf("oldest tag in use %q, want v2 (v1 is unaffected, v10 is newer than v2)", tot.OldestTag[img])
+	}
+	want := map[string]int{"ready": 2, "needs-review": 1, "unaffected": 1}
+	if diff := cmp.Diff(want, tot.ByStatus); diff != "" {
+		t.Errorf("by status (-want +got):\n%s", diff)
+	}
+	if tot.ByImage[img] != 4 || tot.RemainingByImage[img] != 3 || tot.ByRuntime["v2"] != 4 {
+		t.Errorf("groups: %+v", tot)
+	}
+}
+
+func TestCSVAndMarkdownEscaping(t *testing.T) {
+	var b bytes.Buffer
+	w, _ := NewWriter("csv", &b)
+	w.Row(&Row{Task: "=HYPERLINK(\"x\")", Image: "img", Reason: "a, \"quoted\"\nline", Status: "ready"})
+	w.End(&Totals{})
+	want := "task,image,tag,family,runtime,kind,delay,model,status,reason,file,line\n\"'=HYPERLINK(\"\"x\"\")\",img,,,,,,false,ready,\"a, \"\"quoted\"\"\nline\",,0\n"
+	if b.String() != want {
+		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if got := mdCell("a|b\nc"); got != `a\|b c` {
+		t.Errorf("mdCell = %q", got)
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"schedtool/catalog"
+	"schedtool/census"
+	"schedtool/plan"
+)
+
+type censusOptions struct {
+	*common
+	output          string
+	failIfRemaining bool
+
+	paths  []string
+	census *census.Census
+	inputs []catalog.Input
+}
+
+func newCensus(c *common) *cobra.Command {
+	o := &censusOptions{common: c}
+	cmd := &cobra.Command{
+		Use:   "census [flags] PATH...",
+		Short: "Count who still relies on connector-side pacing",
+		Long: `census lists every materialization on a scheduling image with its runtime, the
+kind and delay of its connector schedule, whether it has a materialization
+syncSchedule, and a status, decided in this order:
+
+  blocked-v1    a V1 task whose connector delay is non-zero or unknown
+  conflict      a materialization schedule and a configured connector schedule
+  stacked       a materialization schedule and a non-zero connector delay
+  migrated      a materialization schedule, no connector delay
+  unaffected    neither
+  ready         a V2 task whose connector schedule schedtool migrate converts
+  needs-review  the rest (not convertible, sealed, invalid), with the reason
+
+Every status but migrated and unaffected still relies on connector-side
+pacing. Unreadable inputs are counted and listed, never skipped: an unknown
+is not a zero.`,
+		Example: `  # Groups and counts, for a terminal
+  schedtool census fixtures/catalog fixtures/live_specs.ndjson
+
+  # One row per task, for a spreadsheet or a pull request
+  schedtool census -o csv live_specs.ndjson > census.csv
+  schedtool census -o markdown fixtures/catalog
+
+  # The removal gate: exit 2 while any task still relies on connector pacing
+  schedtool census --fail-if-remaining -o json live_specs.ndjson`,
+		Args: wrapArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.Complete(args); err != nil {
+				return err
+			}
+			if err := o.Validate(); err != nil {
+				return err
+			}
+			return o.Run()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.output, "output", "o", "table", "output format: table, wide, json, csv or markdown")
+	f.BoolVar(&o.failIfRemaining, "fail-if-remaining", false, "exit 2 when any task still relies on connector-side pacing")
+	return cmd
+}
+
+func (o *censusOptions) Complete(args []string) error {
+	o.paths = args
+	reg, err := o.registry()
+	if err != nil {
+		return err
+	}
+	o.census = &census.Census{Planner: &plan.Planner{Registry: reg}}
+	return nil
+}
+
+func (o *censusOptions) Validate() error {
+	if _, err := census.NewWriter(o.output, nopWriter{}); err != nil {
+		return &usageError{"-o: " + err.Error()}
+	}
+	var err error
+	o.inputs, err = catalog.Resolve(o.paths, o.loadOptions())
+	return err
+}
+
+func (o *censusOptions) Run() error {
+	w, _ := census.NewWriter(o.output, o.Out)
+	stop := o.progress()
+	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
+	stop()
+	if err != nil {
+		return err
+	}
+	if err := w.End(tot); err != nil {
+		return fmt.Errorf("writing the census: %w", err)
+	}
+	if o.failIfRemaining && tot.Remaining > 0 {
+		return &reportError{fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, map[bool]string{true: "task", false: "tasks"}[tot.Remaining == 1])}
+	}
+	return nil
+}
+
+// progress writes rows per second to standard error while a dump is read,
+// when that is a terminal and not --quiet. It returns the stop function.
+func (o *censusOptions) progress() func() {
+	f, ok := o.Err.(*os.File)
+	if o.quiet || !ok {
+		return func() {}
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return func() {}
+	}
+	var rows atomic.Int64
+	o.census.Rows = &rows
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				if rows.Load() > 0 {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				n := rows.Load()
+				fmt.Fprintf(f, "\r\033[Kcensus: %d rows, %.0f rows/s", n, float64(n)/time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+type nopWriter struct{}
+
+func (nopWriter) Write(b []byte) (int, error) { return len(b), nil }

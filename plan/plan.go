@@ -1,0 +1,305 @@
+// Package plan decides, for one materialization, what migrating its
+// connector schedule into the runtime means (SPEC section 7): the situation,
+// the action, the model schedule to write and the connector change. It
+// decides only; migrate edits files, census counts, explain tells.
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"schedtool/catalog"
+	"schedtool/schedule/connector"
+	"schedtool/schedule/model"
+)
+
+// Situation is a row of the SPEC section 7 table.
+type Situation string
+
+const (
+	NotScheduling Situation = "not-scheduling" // not a scheduling image
+	NoDelay       Situation = "no-delay"       // zero delay, no model schedule
+	Migrated      Situation = "migrated"       // model schedule, zero connector delay
+	BlockedV1     Situation = "blocked-v1"     // V1 task with a connector delay
+	Fixed         Situation = "fixed"          // V2, fixed syncFrequency > 0
+	Default       Situation = "default"        // V2, syncSchedule absent or empty (30m)
+	Alternating   Situation = "alternating"    // V2, alternating schedule
+	UpdateDelay   Situation = "update-delay"   // V2, legacy advanced.updateDelay
+	FileInterval  Situation = "file-interval"  // V2, file sink interval > 0
+	Stacked       Situation = "stacked"        // model schedule and an unconfigured delay (30m default, file sink)
+	Conflict      Situation = "conflict"       // model schedule and a configured connector schedule
+	Unconvertible Situation = "not-convertible"
+)
+
+// Action is what migrate does.
+type Action string
+
+const (
+	None    Action = "none"    // nothing to do
+	Migrate Action = "migrate" // edits below
+	Skip    Action = "skip"    // left alone on purpose (blocked-v1)
+	Review  Action = "review"  // a person must decide; Reason says why
+)
+
+// Options are migrate's choices (SPEC section 7).
+type Options struct {
+	Absent        string // "preserve" (default) or "drop"
+	Resolve       string // "", "model" or "connector"
+	ZeroFileSinks bool
+}
+
+// Decision is the plan of one materialization.
+type Decision struct {
+	Situation Situation
+	Action    Action
+	Reason    string // why Review or Skip, or a note
+
+	// Model is the model schedule to write (nil: leave the model as it is).
+	Model *model.Spec
+	// ReplaceModel: Model replaces an existing model schedule.
+	ReplaceModel bool
+	// ZeroConnector: set the connector to its sanctioned off state
+	// (syncSchedule {syncFrequency: "0s"}, or the file-sink zero).
+	ZeroConnector bool
+	// RemoveUpdateDelay: delete advanced.updateDelay.
+	RemoveUpdateDelay bool
+
+	V2       bool
+	HasModel bool
+	Entry    *connector.Entry // nil when not a scheduling image
+	Tag      string
+	Result   connector.Result
+}
+
+// Planner decides with one registry.
+type Planner struct {
+	Registry *connector.Registry
+	Options  Options
+}
+
+// Classify reads the connector schedule of a materialization: its entry
+// (nil when not a scheduling image) and classification. An unreadable
+// config is an invalid schedule.
+func (p *Planner) Classify(m *catalog.Materialization) (*connector.Entry, string, connector.Result) {
+	if m.Image == "" {
+		return nil, "", connector.Result{}
+	}
+	entry, tag, ok := p.Registry.Lookup(m.Image)
+	if !ok {
+		return nil, tag, connector.Result{}
+	}
+	if m.Config != nil && m.Config.Err != "" {
+		return entry, tag, connector.Result{Family: entry.Family, Kind: connector.KindInvalid,
+			Problems: []connector.Problem{{Kind: connector.ProblemInvalid, Msg: m.Config.Err}}}
+	}
+	var value any = map[string]any{}
+	if m.Config != nil {
+		value = m.Config.Value(p.Registry.ConfigKeys(entry)...)
+	}
+	return entry, tag, p.Registry.Classify(entry, tag, value)
+}
+
+// Decide plans one materialization.
+func (p *Planner) Decide(m *catalog.Materialization) Decision {
+	v2, _ := m.V2()
+	d := Decision{V2: v2, HasModel: m.ModelSchedule() != nil}
+	d.Entry, d.Tag, d.Result = p.Classify(m)
+	if d.Entry == nil {
+		d.Situation, d.Action = NotScheduling, None
+		return d
+	}
+	res := d.Result
+	zero := res.Known && res.Delay == 0
+	// The order is census's (SPEC section 8): the first that applies.
+	switch {
+	case !v2 && !zero:
+		d.Situation, d.Action = BlockedV1, Skip
+		d.Reason = "a V1 task: a materialization syncSchedule would be rejected; move the task to the V2 runtime first"
+		return d
+	case d.HasModel && res.Configured && d.Entry.Family == connector.FamilySyncSchedule:
+		return p.conflict(d, m)
+	case zero && d.HasModel:
+		d.Situation, d.Action = Migrated, None
+		return d
+	case zero:
+		d.Situation, d.Action = NoDelay, None
+		return d
+	case d.HasModel && res.Known:
+		// A model schedule and a delay that is not configured (the 30m
+		// default) or does not conflict (a file-sink interval).
+		d.Situation = Stacked
+		if res.Family == connector.FamilySyncSchedule || p.Options.ZeroFileSinks {
+			d.Action, d.ZeroConnector = Migrate, true
+			return d
+		}
+		d.Action = Review
+		d.Reason = "the file sink's interval stacks on the materialization schedule; zeroing it (outside its published values) needs --zero-file-sinks"
+		return d
+	}
+	if reason := unconvertible(res, m); reason != "" {
+		d.Situation, d.Action, d.Reason = Unconvertible, Review, reason
+		return d
+	}
+	return p.convert(d)
+}
+
+// unconvertible says why a connector schedule cannot be moved, or "".
+func unconvertible(res connector.Result, m *catalog.Materialization) string {
+	switch {
+	case res.Kind == connector.KindSealed:
+		return "the connector schedule is encrypted (sops) and no sops.overlay gives it in plaintext: its value is unknown"
+	case res.Kind == connector.KindInvalid:
+		msg := "the connector schedule is invalid"
+		for _, pr := range res.Problems {
+			if pr.Kind == connector.ProblemInvalid {
+				return msg + ": " + pr.Msg
+			}
+		}
+		return msg
+	case res.Schedule != nil && res.Schedule.Alternating && res.Schedule.Spec.Timezone == "Local":
+		return "the connector schedule's timezone is Local (the connector's host zone), which the runtime cannot know"
+	}
+	return ""
+}
+
+// convert plans a V2 task without a model schedule whose connector delays.
+func (p *Planner) convert(d Decision) Decision {
+	res := d.Result
+	d.Action = Migrate
+	switch res.Kind {
+	case connector.KindDefault:
+		d.Situation, d.ZeroConnector = Default, true
+		if p.Options.Absent != "drop" {
+			d.Model = &model.Spec{BaseInterval: model.FormatDuration(connector.DefaultFrequency)}
+		}
+	case connector.KindFixed:
+		d.Situation, d.ZeroConnector = Fixed, true
+		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Schedule.Frequency)}
+	case connector.KindAlternating:
+		d.Situation, d.ZeroConnector = Alternating, true
+		d.Model = alternatingModel(res.Schedule)
+	case connector.KindUpdateDelay:
+		d.Situation = UpdateDelay
+		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
+		if d.Entry.AcceptsSyncSchedule(d.Tag) {
+			d.RemoveUpdateDelay, d.ZeroConnector = true, true
+		} else {
+			d.Action = Review
+			d.Reason = fmt.Sprintf("image tag %q takes only advanced.updateDelay (syncSchedule arrived in %s): removing the delay needs an image upgrade first", d.Tag, d.Entry.UpdateDelayBefore)
+			d.Model = nil
+		}
+	case connector.KindFileInterval:
+		d.Situation = FileInterval
+		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
+		d.ZeroConnector = p.Options.ZeroFileSinks
+	default:
+		d.Situation, d.Action = Unconvertible, Review
+		d.Reason = "no conversion for a connector schedule of kind " + string(res.Kind)
+		return d
+	}
+	return p.check(d)
+}
+
+// verdicts remembers check's answers by schedule text: a dump converts
+// the same few schedules over and over.
+var verdicts sync.Map // string -> error (nil: valid)
+
+// check validates the model schedule to write as Flow would.
+func (p *Planner) check(d Decision) Decision {
+	if d.Model == nil {
+		return d
+	}
+	key := d.Model.String()
+	var err error
+	if v, ok := verdicts.Load(key); ok {
+		err, _ = v.(error)
+	} else {
+		s, derr := model.Decode(d.Model.Value())
+		if err = derr; err == nil {
+			err = s.Validate()
+		}
+		verdicts.Store(key, err)
+	}
+	if err != nil {
+		d.Situation, d.Action, d.Model = Unconvertible, Review, nil
+		d.ZeroConnector, d.RemoveUpdateDelay = false, false
+		d.Reason = "the converted schedule is not one Flow accepts: " + err.Error()
+	}
+	return d
+}
+
+func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
+	d.Situation = Conflict
+	switch p.Options.Resolve {
+	case "model":
+		d.Action, d.ZeroConnector = Migrate, true
+		d.RemoveUpdateDelay = d.Result.Kind == connector.KindUpdateDelay && d.Entry.AcceptsSyncSchedule(d.Tag)
+		d.Reason = "--resolve=model: the materialization schedule stays, the connector's is zeroed"
+		if d.Result.Kind == connector.KindUpdateDelay && !d.RemoveUpdateDelay {
+			d.Action, d.ZeroConnector = Review, false
+			d.Reason = "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first"
+		}
+		return d
+	case "connector":
+		if reason := unconvertible(d.Result, m); reason != "" {
+			d.Action, d.Reason = Review, "--resolve=connector, but "+reason
+			return d
+		}
+		c := p.convert(Decision{V2: d.V2, HasModel: true, Entry: d.Entry, Tag: d.Tag, Result: d.Result})
+		c.Situation, c.ReplaceModel, c.HasModel = Conflict, c.Model != nil, true
+		if c.Action == Migrate {
+			c.Reason = "--resolve=connector: the connector's schedule replaces the materialization schedule"
+		}
+		return c
+	}
+	d.Action = Review
+	d.Reason = "both a materialization syncSchedule and a configured connector schedule (the build rejects this); choose with --resolve=model or --resolve=connector"
+	return d
+}
+
+// alternatingModel maps an alternating connector schedule (SPEC section 7):
+// 4h outside one window of the fast frequency, days Sunday first.
+func alternatingModel(s *connector.Parsed) *model.Spec {
+	w := model.WindowSpec{
+		Interval: model.FormatDuration(max(s.Frequency, 0)),
+		Start:    model.Clock(s.Start).String(),
+		End:      model.Clock(s.Stop).String(),
+	}
+	if s.Spec.FastSyncEnabledDays != "" {
+		for d := 0; d < 7; d++ {
+			if s.Days[d] {
+				w.Days = append(w.Days, model.DayName(time.Weekday(d)))
+			}
+		}
+	}
+	return &model.Spec{BaseInterval: model.FormatDuration(connector.SlowFrequency), Timezone: s.Spec.Timezone, Windows: []model.WindowSpec{w}}
+}
+
+// Describe is a one-line account of a decision.
+func (d Decision) Describe() string {
+	var parts []string
+	if d.Model != nil {
+		verb := "write"
+		if d.ReplaceModel {
+			verb = "replace with"
+		}
+		parts = append(parts, verb+" syncSchedule "+d.Model.String())
+	}
+	if d.ZeroConnector && d.Entry != nil {
+		switch d.Entry.Family {
+		case connector.FamilySyncSchedule:
+			parts = append(parts, `set the connector's syncSchedule to {syncFrequency: "0s"}`)
+		default:
+			parts = append(parts, "set the connector's interval to zero")
+		}
+	}
+	if d.RemoveUpdateDelay {
+		parts = append(parts, "remove advanced.updateDelay")
+	}
+	if len(parts) == 0 {
+		return string(d.Action)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,90 @@
+package plan
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"schedtool/catalog"
+	"schedtool/schedule/connector"
+)
+
+func decide(t *testing.T, opts Options, flags, sched, image, config string) Decision {
+	t.Helper()
+	src := "materializations:\n  acmeCo/t/x:\n"
+	if flags != "" {
+		src += "    shards: {flags: {enable-runtime-v2: " + flags + "}}\n"
+	}
+	if sched != "" {
+		src += "    syncSchedule: " + sched + "\n"
+	}
+	src += "    endpoint: {connector: {image: " + image + ", config: " + config + "}}\n"
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	os.WriteFile(p, []byte(src), 0o644)
+	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.Load(in, catalog.DefaultOptions())
+	if len(cat.Materializations) != 1 {
+		t.Fatalf("problems: %+v", cat.Problems)
+	}
+	return (&Planner{Registry: connector.Builtin(), Options: opts}).Decide(cat.Materializations[0])
+}
+
+const sf = "ghcr.io/estuary/materialize-snowflake:v4"
+
+// One case per row of SPEC section 7's table.
+func TestDecide(t *testing.T) {
+	for _, tc := range []struct {
+		name                       string
+		opts                       Options
+		flags, sched, image, cfg   string
+		situation                  Situation
+		action                     Action
+		model                      string // the model schedule written, "" for none
+		zero, removeDelay, replace bool
+	}{
+		{"not a scheduling image", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-postgres:v4", "{}", NotScheduling, None, "", false, false, false},
+		{"zero delay, no model", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 0s}}", NoDelay, None, "", false, false, false},
+		{"already migrated", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 0s}}", Migrated, None, "", false, false, false},
+		{"V1 with a delay", Options{}, "", "", sf, "{syncSchedule: {syncFrequency: 1h}}", BlockedV1, Skip, "", false, false, false},
+		{"fixed", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 1h30m}}", Fixed, Migrate, "{baseInterval: 1h 30m}", true, false, false},
+		{"default, preserve", Options{}, `"true"`, "", sf, "{host: h}", Default, Migrate, "{baseInterval: 30m}", true, false, false},
+		{"default, drop", Options{Absent: "drop"}, `"true"`, "", sf, "{host: h}", Default, Migrate, "", true, false, false},
+		{"alternating", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "9:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T-Th"}}`,
+			Alternating, Migrate, `{baseInterval: 4h, timezone: America/New_York, windows: [{interval: 15m, start: "09:00", end: "17:00", days: [Sun, Tue, Wed, Thu]}]}`, true, false, false},
+		{"alternating overnight, every day", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 0s, timezone: "+05:30", fastSyncStartTime: "22:00", fastSyncStopTime: "06:00"}}`,
+			Alternating, Migrate, `{baseInterval: 4h, timezone: "+05:30", windows: [{interval: 0s, start: "22:00", end: "06:00"}]}`, true, false, false},
+		{"updateDelay on a tag that takes syncSchedule", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v3", "{advanced: {updateDelay: 2h}}", UpdateDelay, Migrate, "{baseInterval: 2h}", true, true, false},
+		{"updateDelay on an old tag", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v2", "{advanced: {updateDelay: 2h}}", UpdateDelay, Review, "", false, false, false},
+		{"file sink, interval stays", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Migrate, "{baseInterval: 15m}", false, false, false},
+		{"file sink, --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}", FileInterval, Migrate, "{baseInterval: 1h}", true, false, false},
+		{"conflict", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Review, "", false, false, false},
+		{"conflict, --resolve=model", Options{Resolve: "model"}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Migrate, "", true, false, false},
+		{"conflict, --resolve=connector", Options{Resolve: "connector"}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Migrate, "{baseInterval: 2h}", true, false, true},
+		{"stacked default", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{host: h}", Stacked, Migrate, "", true, false, false},
+		{"not convertible: Local", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Local, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`, Unconvertible, Review, "", false, false, false},
+		{"not convertible: encrypted", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`, Unconvertible, Review, "", false, false, false},
+		{"not convertible: invalid", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: soon}}", Unconvertible, Review, "", false, false, false},
+		{"not convertible: equal start and stop", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 1m, timezone: UTC, fastSyncStartTime: "9:00", fastSyncStopTime: "09:00"}}`, Unconvertible, Review, "", false, false, false},
+		{"not convertible: an offset the runtime refuses", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 1m, timezone: "+24:00", fastSyncStartTime: "09:00", fastSyncStopTime: "10:00"}}`, Unconvertible, Review, "", false, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decide(t, tc.opts, tc.flags, tc.sched, tc.image, tc.cfg)
+			model := ""
+			if d.Model != nil {
+				model = d.Model.String()
+			}
+			if d.Situation != tc.situation || d.Action != tc.action || model != tc.model || d.ZeroConnector != tc.zero || d.RemoveUpdateDelay != tc.removeDelay || d.ReplaceModel != tc.replace {
+				t.Errorf("got %s/%s model=%q zero=%v remove=%v replace=%v (%s)\nwant %s/%s model=%q zero=%v remove=%v replace=%v",
+					d.Situation, d.Action, model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.Reason,
+					tc.situation, tc.action, tc.model, tc.zero, tc.removeDelay, tc.replace)
+			}
+			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
+				t.Error("no reason")
+			}
+		})
+	}
+}
