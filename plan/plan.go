@@ -179,7 +179,7 @@ func (p *Planner) convert(d Decision) Decision {
 		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Schedule.Frequency)}
 	case connector.KindAlternating:
 		d.Situation, d.ZeroConnector = Alternating, true
-		d.Model = alternatingModel(res.Schedule)
+		d.Model = AlternatingModel(res.Schedule)
 	case connector.KindUpdateDelay:
 		d.Situation = UpdateDelay
 		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
@@ -259,9 +259,9 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 	return d
 }
 
-// alternatingModel maps an alternating connector schedule (SPEC section 7):
+// AlternatingModel maps an alternating connector schedule (SPEC section 7):
 // 4h outside one window of the fast frequency, days Sunday first.
-func alternatingModel(s *connector.Parsed) *model.Spec {
+func AlternatingModel(s *connector.Parsed) *model.Spec {
 	w := model.WindowSpec{
 		Interval: model.FormatDuration(max(s.Frequency, 0)),
 		Start:    model.Clock(s.Start).String(),

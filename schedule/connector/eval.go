@@ -23,6 +23,9 @@ type Evaluator struct {
 	Schedule      *Parsed
 	Jitter        time.Duration
 	LocalMidnight bool
+	// LocalTime, if set, replaces Go's time.Date for building local clock
+	// times (another counterfactual: Flow's resolution of gaps and folds).
+	LocalTime func(loc *time.Location, y int, m time.Month, d, minutes int) time.Time
 }
 
 // Next is the schedule's next tick after t.
@@ -53,6 +56,9 @@ func (e *Evaluator) Next(t time.Time) time.Time {
 func (e *Evaluator) clockOn(dt time.Time, minutes int) time.Time {
 	loc := e.Schedule.Location
 	y, m, d := dt.In(loc).Date()
+	if e.LocalTime != nil {
+		return e.LocalTime(loc, y, m, d, minutes)
+	}
 	return time.Date(y, m, d, minutes/60, minutes%60, 0, 0, loc)
 }
 

@@ -31,8 +31,8 @@ func TestNext(t *testing.T) {
 	const nyWork = `{"baseInterval":"4h","timezone":"America/New_York","windows":[{"interval":"15m","start":"09:00","end":"16:50"}]}`
 	for _, tc := range []struct {
 		name, sched, after string
-		jitter         int64
-		want           string // "" for no hold
+		jitter             int64
+		want               string // "" for no hold
 	}{
 		{"base only", `{"baseInterval":"1h"}`, "2026-03-01T10:20:00Z", 0, "2026-03-01T11:00:00Z"},
 		{"base with the acmeCo jitter (68366 s: 59m26s past each hour)", `{"baseInterval":"1h"}`, "2026-03-01T10:20:00Z", 68366, "2026-03-01T10:59:26Z"},
