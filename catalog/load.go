@@ -414,3 +414,16 @@ func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
+
+// OpenDump opens the dump of an input (a file, or standard input): its
+// reader, its display name, and the function that closes it.
+func OpenDump(in Input) (io.Reader, string, func(), error) {
+	if in.Dump == "-" {
+		return bytes.NewReader(in.Stdin), "<stdin>", func() {}, nil
+	}
+	f, err := os.Open(in.Dump)
+	if err != nil {
+		return nil, in.Dump, nil, &UsageError{in.Dump + ": " + describeErr(err)}
+	}
+	return f, in.Dump, func() { f.Close() }, nil
+}

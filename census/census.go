@@ -4,9 +4,6 @@
 package census
 
 import (
-	"bytes"
-	"io"
-	"os"
 	"sort"
 	"sync/atomic"
 
@@ -189,25 +186,18 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		if in.Dump == "" {
 			continue
 		}
-		var rd io.Reader
-		name := in.Dump
-		if in.Dump == "-" {
-			rd, name = bytes.NewReader(in.Stdin), "<stdin>"
-		} else {
-			f, err := os.Open(in.Dump)
-			if err != nil {
-				return t, &catalog.UsageError{Msg: in.Dump + ": " + err.Error()}
-			}
-			defer f.Close()
-			rd = f
+		rd, name, closeDump, err := catalog.OpenDump(in)
+		if err != nil {
+			return t, err
 		}
+		defer closeDump()
 		type out struct {
 			row      Row
 			has      bool
 			problem  *finding.Finding
 			rendered []byte
 		}
-		err := catalog.ScanDump(rd, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Planner.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) out {
+		err = catalog.ScanDump(rd, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Planner.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) out {
 			var o out
 			if rr.Mat != nil && rr.Problem == nil {
 				o.row, o.has = c.RowOf(rr.Mat)

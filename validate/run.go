@@ -1,10 +1,6 @@
 package validate
 
 import (
-	"bytes"
-	"io"
-	"os"
-
 	"schedtool/catalog"
 	"schedtool/finding"
 )
@@ -38,24 +34,17 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 		if in.Dump == "" {
 			continue
 		}
-		var r io.Reader
-		name := in.Dump
-		if in.Dump == "-" {
-			r, name = bytes.NewReader(in.Stdin), "<stdin>"
-		} else {
-			f, err := os.Open(in.Dump)
-			if err != nil {
-				return sum, &catalog.UsageError{Msg: in.Dump + ": " + err.Error()}
-			}
-			defer f.Close()
-			r = f
+		r, name, closeDump, err := catalog.OpenDump(in)
+		if err != nil {
+			return sum, err
 		}
+		defer closeDump()
 		files[name] = true
 		type rowOut struct {
 			findings []finding.Finding
 			task     bool
 		}
-		err := catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
+		err = catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
 			var o rowOut
 			if rr.Problem != nil {
 				o.findings = append(o.findings, *rr.Problem)

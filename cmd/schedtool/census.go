@@ -53,15 +53,7 @@ is not a zero.`,
   # The removal gate: exit 2 while any task still relies on connector pacing
   schedtool census --fail-if-remaining -o json live_specs.ndjson`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run()
-		},
+		RunE: runOptions(o),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "table", "output format: table, wide, json, csv or markdown")

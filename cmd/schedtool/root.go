@@ -139,3 +139,23 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// options is a command in kubectl's shape: fill in, check, run.
+type options interface {
+	Complete(args []string) error
+	Validate() error
+	Run() error
+}
+
+// runOptions is the RunE of a command with options.
+func runOptions(o options) func(*cobra.Command, []string) error {
+	return func(_ *cobra.Command, args []string) error {
+		if err := o.Complete(args); err != nil {
+			return err
+		}
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		return o.Run()
+	}
+}

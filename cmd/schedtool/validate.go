@@ -45,15 +45,7 @@ Findings are written to standard output; exit code 2 when any is at or above
   schedtool validate -o github flow.yaml
   schedtool validate -o sarif flow.yaml > schedtool.sarif`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := o.Complete(args); err != nil {
-				return err
-			}
-			if err := o.Validate(); err != nil {
-				return err
-			}
-			return o.Run()
-		},
+		RunE: runOptions(o),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
