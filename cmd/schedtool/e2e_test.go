@@ -170,7 +170,7 @@ func TestSchemaAndHelp(t *testing.T) {
 	if r := schedtool(t, "", "schema", "nope"); r.code != 1 {
 		t.Errorf("schema nope: exit %d", r.code)
 	}
-	for _, cmd := range [][]string{{"validate", "--help"}, {"schema", "--help"}, {"--help"}} {
+	for _, cmd := range [][]string{{"validate", "--help"}, {"census", "--help"}, {"explain", "--help"}, {"schema", "--help"}, {"--help"}} {
 		r := schedtool(t, "", cmd...)
 		if r.code != 0 || !strings.Contains(r.stdout, "Examples:") {
 			t.Errorf("%s --help: exit %d, no examples:\n%s", cmd, r.code, r.stdout)
@@ -237,5 +237,36 @@ func TestCensusEndToEnd(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestExplainEndToEnd(t *testing.T) {
+	const at = "2026-01-05T08:00:00Z"
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"explain-v1", []string{"explain", "--at", at, "acmeCo/stored/materialize-redshift", "fixtures/live_specs.ndjson"}, 0},
+		{"explain-migrated", []string{"explain", "--at", at, "acmeCo/warehouse/materialize-bigquery", "fixtures/catalog"}, 0},
+		{"explain-stacked", []string{"explain", "--at", at, "acmeCo/warehouse/materialize-motherduck", "fixtures/catalog"}, 0},
+		{"explain-ready", []string{"explain", "--at", at, "acmeCo/warehouse/materialize-snowflake", "fixtures/catalog"}, 0},
+		{"explain-ready-json", []string{"explain", "-o", "json", "--at", at, "acmeCo/warehouse/materialize-iceberg", "fixtures/catalog"}, 0},
+		{"explain-unknown", []string{"explain", "acmeCo/warehouse/materialize-snowflak", "fixtures/catalog"}, 1},
+		{"explain-no-path", []string{"explain", "acmeCo/warehouse/materialize-snowflake"}, 1},
+		{"explain-bad-at", []string{"explain", "--at", "yesterday", "a/b", "fixtures/catalog"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtool(t, "", tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit code %d, want %d\nstderr: %s", r.code, tc.code, r.stderr)
+			}
+			golden(t, tc.name, r)
+		})
+	}
+	r := schedtool(t, "", "explain", "-o", "json", "--at", at, "acmeCo/warehouse/materialize-motherduck", "fixtures/catalog")
+	var e map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e["holds"] != "both (stacked)" || len(e["next"].([]any)) != 10 {
+		t.Errorf("explain json: %v %s", err, r.stdout)
 	}
 }

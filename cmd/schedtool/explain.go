@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"schedtool/catalog"
+	"schedtool/explain"
+	"schedtool/plan"
+)
+
+type explainOptions struct {
+	*common
+	output string
+	at     string
+
+	name    string
+	paths   []string
+	when    time.Time
+	planner *plan.Planner
+	inputs  []catalog.Input
+}
+
+func newExplain(c *common) *cobra.Command {
+	o := &explainOptions{common: c}
+	cmd := &cobra.Command{
+		Use:   "explain [flags] NAME PATH...",
+		Short: "Tell who holds a materialization's commits, and when the next ones happen",
+		Long: `explain tells, for one materialization: its runtime, its materialization
+syncSchedule, its connector schedule and delay, who holds its commits today
+(the runtime, the connector, or both: stacked), what sync-now collapses and
+the longest it could still wait on the connector, the next 10 commit instants
+(UTC and the schedule's zone), and the migration schedtool migrate would give
+it. An unknown NAME exits 1 with the closest names.`,
+		Example: `  schedtool explain acmeCo/warehouse/materialize-snowflake fixtures/catalog
+  schedtool explain -o json --at 2026-01-05T08:00:00Z acmeCo/stored/materialize-snowflake fixtures/live_specs.ndjson`,
+		Args: wrapArgs(cobra.MinimumNArgs(2)),
+		RunE: runOptions(o),
+	}
+	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
+	return cmd
+}
+
+func (o *explainOptions) Complete(args []string) error {
+	o.name, o.paths = args[0], args[1:]
+	reg, err := o.registry()
+	if err != nil {
+		return err
+	}
+	o.planner = &plan.Planner{Registry: reg}
+	o.when = time.Now()
+	if o.at != "" {
+		if o.when, err = time.Parse(time.RFC3339, o.at); err != nil {
+			return &usageError{"--at: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+func (o *explainOptions) Validate() error {
+	if o.output != "text" && o.output != "json" {
+		return &usageError{fmt.Sprintf("-o: unknown output format %q (want text, json)", o.output)}
+	}
+	var err error
+	o.inputs, err = catalog.Resolve(o.paths, o.loadOptions())
+	return err
+}
+
+func (o *explainOptions) Run() error {
+	opts := o.loadOptions()
+	var found *explain.Explanation
+	var names []string
+	cat := catalog.Load(o.inputs, opts)
+	for _, m := range cat.Materializations {
+		names = append(names, m.Name)
+		if m.Name == o.name && found == nil {
+			e := explain.Explain(m, o.planner, o.when, 10)
+			found = &e
+		}
+	}
+	for _, in := range o.inputs {
+		if in.Dump == "" {
+			continue
+		}
+		r, name, closeDump, err := catalog.OpenDump(in)
+		if err != nil {
+			return err
+		}
+		type out struct {
+			name string
+			e    *explain.Explanation
+		}
+		err = catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
+			if rr.Mat == nil {
+				return out{}
+			}
+			x := out{name: rr.Mat.Name}
+			if rr.Mat.Name == o.name { // explained here: the row's nodes are reused after
+				e := explain.Explain(rr.Mat, o.planner, o.when, 10)
+				x.e = &e
+			}
+			return x
+		}, func(x out) {
+			if x.name != "" {
+				names = append(names, x.name)
+			}
+			if x.e != nil && found == nil {
+				found = x.e
+			}
+		})
+		closeDump()
+		if err != nil {
+			return &catalog.UsageError{Msg: name + ": " + err.Error()}
+		}
+	}
+	if found == nil {
+		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(o.paths, ", "))
+		if near := explain.Closest(o.name, names); len(near) > 0 {
+			msg += "; closest: " + strings.Join(near, ", ")
+		}
+		return &usageError{msg}
+	}
+	if o.output == "json" {
+		b, _ := json.MarshalIndent(found, "", "  ")
+		_, err := fmt.Fprintf(o.Out, "%s\n", b)
+		return err
+	}
+	e := found
+	w := o.Out
+	model := e.Model
+	if model == "" {
+		model = "none"
+	}
+	fmt.Fprintf(w, "materialization %s (%s)\n", e.Task, e.File)
+	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", e.Runtime, e.Image)
+	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, delay up to %s\n", model, e.Connector, e.Delay)
+	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
+	if len(e.Next) > 0 {
+		fmt.Fprintf(w, "  next commits (UTC, %s):\n", e.Zone)
+		for _, c := range e.Next {
+			fmt.Fprintf(w, "    %s  %s\n", c.UTC, c.Local)
+		}
+	}
+	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)
+	return nil
+}

@@ -1,0 +1,183 @@
+// Package explain tells, for one materialization, who holds its commits:
+// its runtime, both schedules, what sync-now collapses and what it cannot,
+// the next commit instants, and the migration it would get.
+package explain
+
+import (
+	"time"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+	"schedtool/schedule/jitter"
+	"schedtool/schedule/model"
+)
+
+// Commit is one upcoming commit instant.
+type Commit struct {
+	UTC   string `json:"utc"`
+	Local string `json:"local"`
+}
+
+// Explanation is what explain says about a task.
+type Explanation struct {
+	Task      string   `json:"task"`
+	File      string   `json:"file"`
+	Runtime   string   `json:"runtime"`
+	Image     string   `json:"image"`
+	Model     string   `json:"modelSchedule"`     // "" when none
+	Connector string   `json:"connectorSchedule"` // its kind
+	Delay     string   `json:"connectorDelay"`    // longest delay, or "unknown"
+	Holds     string   `json:"holds"`             // runtime, connector, both (stacked), none
+	SyncNow   string   `json:"syncNow"`
+	Zone      string   `json:"zone"`
+	Next      []Commit `json:"next"`
+	Migration string   `json:"migration"`
+	Situation string   `json:"situation"`
+}
+
+// Explain explains m, with the next n commits after at.
+func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) Explanation {
+	d := p.Decide(m)
+	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation)}
+	if d.V2 {
+		e.Runtime = "v2"
+	}
+	var sched *model.Schedule
+	if ms := m.ModelSchedule(); ms != nil {
+		if s, err := model.Decode(ms.Interface(nil)); err == nil && s.Validate() == nil {
+			sched = s
+			e.Model = specOf(s)
+		} else {
+			e.Model = "(invalid)"
+		}
+	}
+	runtime := sched != nil && d.V2
+	var conn *connector.Evaluator
+	connDelay := time.Duration(0)
+	e.Connector, e.Delay = "none", "0s"
+	if d.Entry != nil {
+		e.Connector = string(d.Result.Kind)
+		if d.Result.Known {
+			connDelay = d.Result.Delay
+			e.Delay = connector.FormatDelay(connDelay)
+			if connDelay == 0 {
+				e.Delay = "0s"
+			}
+		} else {
+			e.Delay = "unknown"
+		}
+		if d.Result.Known && connDelay > 0 {
+			ps := d.Result.Schedule
+			if ps == nil || d.Result.Kind == connector.KindUpdateDelay || d.Result.Kind == connector.KindFileInterval {
+				ps = &connector.Parsed{Frequency: d.Result.Interval}
+			}
+			conn = &connector.Evaluator{Schedule: ps}
+			if m.Config != nil && m.Config.Err == "" {
+				if seed, ok := jitter.Seed(d.Entry, m.Config.Value()); ok {
+					conn.Jitter = jitter.Connector(seed)
+				}
+			}
+		}
+	}
+	switch {
+	case runtime && (conn != nil || e.Delay == "unknown"):
+		e.Holds = "both (stacked)"
+		e.SyncNow = "sync-now collapses the runtime's hold, but the connector can still delay the acknowledgement by up to " + e.Delay
+	case runtime:
+		e.Holds = "runtime"
+		e.SyncNow = "sync-now collapses the runtime's hold: the commit happens at once"
+	case conn != nil || e.Delay == "unknown":
+		e.Holds = "connector"
+		e.SyncNow = "sync-now has nothing to collapse: the connector delays each acknowledgement by up to " + e.Delay + ", out of the runtime's reach"
+	default:
+		e.Holds = "none"
+		e.SyncNow = "nothing holds commits: they happen as fast as the data allows"
+	}
+	loc := time.UTC
+	if sched != nil {
+		loc = sched.Location()
+	} else if conn != nil && conn.Schedule.Location != nil {
+		loc = conn.Schedule.Location
+	}
+	e.Zone = loc.String()
+	j := jitter.Runtime(jitter.RuntimeSeed(m.Name))
+	t := at.UTC()
+	for i := 0; i < n && e.Holds != "none"; i++ {
+		next := t
+		if runtime {
+			if r, ok := sched.Next(t, j); ok {
+				next = r
+			}
+		}
+		if conn != nil {
+			if c := conn.Next(t); c.After(next) {
+				next = c
+			}
+		}
+		if !next.After(t) {
+			break // no hold: as fast as possible
+		}
+		e.Next = append(e.Next, Commit{UTC: next.UTC().Format(time.RFC3339), Local: next.In(loc).Format(time.RFC3339)})
+		t = next
+	}
+	e.Migration = d.Describe()
+	if d.Reason != "" {
+		e.Migration += " (" + d.Reason + ")"
+	}
+	return e
+}
+
+func specOf(s *model.Schedule) string {
+	spec := model.Spec{BaseInterval: model.FormatDuration(s.BaseInterval), Timezone: s.Timezone}
+	for _, w := range s.Windows {
+		ws := model.WindowSpec{Interval: model.FormatDuration(w.Interval), Start: w.Start.String(), End: w.End.String()}
+		for _, d := range w.Days {
+			ws.Days = append(ws.Days, model.DayName(d))
+		}
+		spec.Windows = append(spec.Windows, ws)
+	}
+	return spec.String()
+}
+
+// Closest lists up to three names nearest to name (edit distance).
+func Closest(name string, names []string) []string {
+	type cand struct {
+		n string
+		d int
+	}
+	var cs []cand
+	for _, x := range names {
+		cs = append(cs, cand{x, distance(name, x)})
+	}
+	for i := 1; i < len(cs); i++ {
+		for k := i; k > 0 && (cs[k].d < cs[k-1].d || (cs[k].d == cs[k-1].d && cs[k].n < cs[k-1].n)); k-- {
+			cs[k], cs[k-1] = cs[k-1], cs[k]
+		}
+	}
+	var out []string
+	for i := 0; i < len(cs) && i < 3; i++ {
+		out = append(out, cs[i].n)
+	}
+	return out
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
