@@ -309,7 +309,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 			Message: fmt.Sprintf("materialization row %s has no spec object", name)}
 		return rr
 	}
-	m := &Materialization{Name: name, Source: doc, Spec: spec, Row: &Row{Line: line, CatalogRaw: name}}
+	m := &Materialization{Name: name, Source: doc, Spec: spec, Row: &Row{Line: line}}
 	m.Row.LastPubID, _ = root.Get("last_pub_id").Str()
 	m.Row.ImageName, _ = root.Get("connector_image_name").Str()
 	m.Row.ImageTag, _ = root.Get("connector_image_tag").Str()

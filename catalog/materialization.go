@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"schedtool/catalog/tree"
@@ -25,11 +24,10 @@ type Materialization struct {
 
 // Row is the stored-spec row a materialization came from.
 type Row struct {
-	Line       int
-	LastPubID  string
-	ImageName  string
-	ImageTag   string
-	CatalogRaw string
+	Line      int
+	LastPubID string
+	ImageName string
+	ImageTag  string
 }
 
 // Config is a connector config: inline, or in a file of its own.
@@ -260,5 +258,24 @@ func stripSuffix(n *tree.Node, suffix string) *tree.Node {
 	return n
 }
 
-// ConfigPath is the display path of a config's file (the source for inline).
-func (c *Config) ConfigPath() string { return filepath.ToSlash(c.Doc.File) }
+// ConnectorSchedule classifies the materialization's connector schedule:
+// its registry entry (nil when not a scheduling image), tag, and result.
+// An unreadable config gives an invalid schedule whose problem says why.
+func (m *Materialization) ConnectorSchedule(reg *connector.Registry) (*connector.Entry, string, connector.Result) {
+	if m.Image == "" {
+		return nil, "", connector.Result{}
+	}
+	entry, tag, ok := reg.Lookup(m.Image)
+	if !ok {
+		return nil, tag, connector.Result{}
+	}
+	if m.Config != nil && m.Config.Err != "" {
+		return entry, tag, connector.Result{Family: entry.Family, Kind: connector.KindInvalid,
+			Problems: []connector.Problem{{Kind: connector.ProblemInvalid, Msg: m.Config.Err}}}
+	}
+	var value any = map[string]any{}
+	if m.Config != nil {
+		value = m.Config.Value(reg.ConfigKeys(entry)...)
+	}
+	return entry, tag, reg.Classify(entry, tag, value)
+}

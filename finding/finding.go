@@ -76,16 +76,6 @@ var Rules = []RuleInfo{
 	{SealedSchedule, Info, "An encrypted schedule value, whose effect is unknown."},
 }
 
-// RuleByID finds a rule.
-func RuleByID(id string) (RuleInfo, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return RuleInfo{}, false
-}
-
 // Position locates a finding: a file, a 1-based line and character column,
 // and a JSON pointer into that file (into the row, for a stored-spec dump).
 type Position struct {

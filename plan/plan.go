@@ -79,33 +79,11 @@ type Planner struct {
 	Options  Options
 }
 
-// Classify reads the connector schedule of a materialization: its entry
-// (nil when not a scheduling image) and classification. An unreadable
-// config is an invalid schedule.
-func (p *Planner) Classify(m *catalog.Materialization) (*connector.Entry, string, connector.Result) {
-	if m.Image == "" {
-		return nil, "", connector.Result{}
-	}
-	entry, tag, ok := p.Registry.Lookup(m.Image)
-	if !ok {
-		return nil, tag, connector.Result{}
-	}
-	if m.Config != nil && m.Config.Err != "" {
-		return entry, tag, connector.Result{Family: entry.Family, Kind: connector.KindInvalid,
-			Problems: []connector.Problem{{Kind: connector.ProblemInvalid, Msg: m.Config.Err}}}
-	}
-	var value any = map[string]any{}
-	if m.Config != nil {
-		value = m.Config.Value(p.Registry.ConfigKeys(entry)...)
-	}
-	return entry, tag, p.Registry.Classify(entry, tag, value)
-}
-
 // Decide plans one materialization.
 func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	v2, _ := m.V2()
 	d := Decision{V2: v2, HasModel: m.ModelSchedule() != nil}
-	d.Entry, d.Tag, d.Result = p.Classify(m)
+	d.Entry, d.Tag, d.Result = m.ConnectorSchedule(p.Registry)
 	if d.Entry == nil {
 		d.Situation, d.Action = NotScheduling, None
 		return d

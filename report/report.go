@@ -54,10 +54,7 @@ func SummaryLine(s finding.Summary) string {
 }
 
 func plural(n int, word string) string {
-	if n == 1 || word == "info" {
-		if word == "info" && n != 1 {
-			return fmt.Sprintf("%d infos", n)
-		}
+	if n == 1 {
 		return fmt.Sprintf("%d %s", n, word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)

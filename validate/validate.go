@@ -56,23 +56,18 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 		}
 	}
 
-	if m.Image == "" {
-		return out
-	}
-	entry, tag, ok := c.Registry.Lookup(m.Image)
-	if !ok {
-		return out
-	}
 	cfg := m.Config
 	if cfg != nil && cfg.Err != "" {
 		return out // reported as parse-error; the schedule is unknown
 	}
-	var value any = map[string]any{}
+	entry, tag, res := m.ConnectorSchedule(c.Registry)
+	if entry == nil {
+		return out
+	}
 	var eff *tree.Node
 	if cfg != nil {
-		value, eff = cfg.Value(c.Registry.ConfigKeys(entry)...), cfg.Effective
+		eff = cfg.Effective
 	}
-	res := c.Registry.Classify(entry, tag, value)
 	// at locates a pointer of the effective config, else the config.
 	at := func(ptr string) *tree.Node {
 		if eff != nil {

@@ -50,7 +50,7 @@ func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Ar
 	if arena == nil {
 		arena = &Arena{}
 	}
-	p := jsonParser{doc: d, src: src, lim: lim, line: 1, skip: skip, arena: arena, copyStrings: arena.reuse,
+	p := jsonParser{doc: d, src: src, lim: lim, line: 1, skip: skip, arena: arena,
 		fields: arena.openFields[:0], items: arena.openItems[:0]}
 	defer func() { arena.openFields, arena.openItems = p.fields[:0], p.items[:0] }()
 	p.ws()
@@ -67,19 +67,18 @@ func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Ar
 }
 
 type jsonParser struct {
-	doc         *Doc
-	src         []byte
-	pos         int
-	lim         Limits
-	nodes       int
-	line        int
-	lineStart   int
-	arena       *Arena
-	copyStrings bool     // strings must not share src's memory
-	fields      []Field  // fields of the objects being read, innermost last
-	items       []*Node  // items of the arrays being read, innermost last
-	skip        Skip     // values not to build
-	path        []string // keys from the root to the current object (with skip)
+	doc       *Doc
+	src       []byte
+	pos       int
+	lim       Limits
+	nodes     int
+	line      int
+	lineStart int
+	arena     *Arena
+	fields    []Field  // fields of the objects being read, innermost last
+	items     []*Node  // items of the arrays being read, innermost last
+	skip      Skip     // values not to build
+	path      []string // keys from the root to the current object (with skip)
 }
 
 // Valid reports whether b is one JSON document, without building a tree.
@@ -374,7 +373,7 @@ func (p *jsonParser) str() (string, error) {
 			if i == start {
 				return "", nil
 			}
-			if p.copyStrings {
+			if p.arena.reuse { // strings must not share src's memory
 				return p.arena.str(s[start:i]), nil
 			}
 			return unsafe.String(&s[start], i-start), nil

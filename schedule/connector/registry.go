@@ -176,16 +176,6 @@ func (r *Registry) AllConfigKeys() []string {
 // Family returns the info of a family.
 func (r *Registry) Family(f Family) FamilyInfo { return r.Families[f] }
 
-// Names lists the images, sorted.
-func (r *Registry) Names() []string {
-	var out []string
-	for _, e := range r.Images {
-		out = append(out, e.Image)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // SplitImage splits an image reference into name and tag.
 func SplitImage(ref string) (name, tag string) {
 	if at := strings.IndexByte(ref, '@'); at >= 0 {

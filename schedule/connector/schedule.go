@@ -104,9 +104,6 @@ type Result struct {
 	Problems []Problem
 }
 
-// Invalid reports whether the connector would refuse the schedule.
-func (r *Result) Invalid() bool { return r.Kind == KindInvalid }
-
 // Classify reads the schedule of one connector config (a generic JSON
 // value, with Encrypted for sealed values) for the image's family.
 func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
