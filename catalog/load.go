@@ -415,15 +415,29 @@ func within(root, p string) bool {
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
-// OpenDump opens the dump of an input (a file, or standard input): its
-// reader, its display name, and the function that closes it.
-func OpenDump(in Input) (io.Reader, string, func(), error) {
-	if in.Dump == "-" {
-		return bytes.NewReader(in.Stdin), "<stdin>", func() {}, nil
+// EachDump calls scan with the reader and display name of each input's
+// dump (a file, or standard input), in order. An error from scan is
+// reported with the dump's name; the first one ends the walk.
+func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
+	for _, in := range inputs {
+		if in.Dump == "" {
+			continue
+		}
+		if in.Dump == "-" {
+			if err := scan(bytes.NewReader(in.Stdin), "<stdin>"); err != nil {
+				return &UsageError{"<stdin>: " + err.Error()}
+			}
+			continue
+		}
+		f, err := os.Open(in.Dump)
+		if err != nil {
+			return &UsageError{in.Dump + ": " + describeErr(err)}
+		}
+		err = scan(f, in.Dump)
+		f.Close()
+		if err != nil {
+			return &UsageError{in.Dump + ": " + err.Error()}
+		}
 	}
-	f, err := os.Open(in.Dump)
-	if err != nil {
-		return nil, in.Dump, nil, &UsageError{in.Dump + ": " + describeErr(err)}
-	}
-	return f, in.Dump, func() { f.Close() }, nil
+	return nil
 }

@@ -4,6 +4,7 @@
 package census
 
 import (
+	"io"
 	"sort"
 	"sync/atomic"
 
@@ -182,22 +183,14 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			emit(&r)
 		}
 	}
-	for _, in := range inputs {
-		if in.Dump == "" {
-			continue
-		}
-		rd, name, closeDump, err := catalog.OpenDump(in)
-		if err != nil {
-			return t, err
-		}
-		defer closeDump()
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		type out struct {
 			row      Row
 			has      bool
 			problem  *finding.Finding
 			rendered []byte
 		}
-		err = catalog.ScanDump(rd, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Planner.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) out {
+		return catalog.ScanDump(rd, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Planner.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) out {
 			var o out
 			if rr.Mat != nil && rr.Problem == nil {
 				o.row, o.has = c.RowOf(rr.Mat)
@@ -224,9 +217,6 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 				}
 			}
 		})
-		if err != nil {
-			return t, &catalog.UsageError{Msg: name + ": " + err.Error()}
-		}
-	}
-	return t, nil
+	})
+	return t, err
 }

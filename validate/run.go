@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"io"
+
 	"schedtool/catalog"
 	"schedtool/finding"
 )
@@ -30,21 +32,13 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 	for _, f := range cat.Files {
 		files[f] = true
 	}
-	for _, in := range inputs {
-		if in.Dump == "" {
-			continue
-		}
-		r, name, closeDump, err := catalog.OpenDump(in)
-		if err != nil {
-			return sum, err
-		}
-		defer closeDump()
+	err := catalog.EachDump(inputs, func(r io.Reader, name string) error {
 		files[name] = true
 		type rowOut struct {
 			findings []finding.Finding
 			task     bool
 		}
-		err = catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
+		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
 			var o rowOut
 			if rr.Problem != nil {
 				o.findings = append(o.findings, *rr.Problem)
@@ -63,12 +57,9 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 				sum.Tasks++
 			}
 		})
-		if err != nil {
-			return sum, &catalog.UsageError{Msg: name + ": " + err.Error()}
-		}
-	}
+	})
 	sum.Files = len(files)
-	return sum, nil
+	return sum, err
 }
 
 // Collect runs and returns the findings as a list.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -83,19 +84,12 @@ func (o *explainOptions) Run() error {
 			found = &e
 		}
 	}
-	for _, in := range o.inputs {
-		if in.Dump == "" {
-			continue
-		}
-		r, name, closeDump, err := catalog.OpenDump(in)
-		if err != nil {
-			return err
-		}
-		type out struct {
-			name string
-			e    *explain.Explanation
-		}
-		err = catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
+	type out struct {
+		name string
+		e    *explain.Explanation
+	}
+	err := catalog.EachDump(o.inputs, func(r io.Reader, name string) error {
+		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
 			if rr.Mat == nil {
 				return out{}
 			}
@@ -113,10 +107,9 @@ func (o *explainOptions) Run() error {
 				found = x.e
 			}
 		})
-		closeDump()
-		if err != nil {
-			return &catalog.UsageError{Msg: name + ": " + err.Error()}
-		}
+	})
+	if err != nil {
+		return err
 	}
 	if found == nil {
 		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(o.paths, ", "))
