@@ -1,0 +1,254 @@
+package edit
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"schedtool/catalog/tree"
+)
+
+// detectJSON finds the indentation unit of a pretty-printed document and
+// the separators of one-line objects.
+func (e *editor) detectJSON() {
+	unitFound, sepFound := false, false
+	e.doc.Root.Walk(func(n *tree.Node) bool {
+		if n.Kind != tree.Object || len(n.Fields) == 0 || (unitFound && sepFound) {
+			return !(unitFound && sepFound)
+		}
+		f := n.Fields[0]
+		if !unitFound && e.lineStart(f.KeyOffset) != e.lineStart(n.Offset) {
+			outer, inner := e.indent(n.Offset), e.indent(f.KeyOffset)
+			if strings.HasPrefix(inner, outer) && len(inner) > len(outer) {
+				e.unit, unitFound = inner[len(outer):], true
+			}
+		}
+		if !sepFound && len(n.Fields) > 1 && e.lineStart(f.KeyOffset) == e.lineStart(n.Fields[1].KeyOffset) {
+			e.keySep, e.itemSep, sepFound = e.seps(n)
+		}
+		return true
+	})
+}
+
+// seps reads the separators of a one-line object with two keys or more.
+func (e *editor) seps(n *tree.Node) (keySep, itemSep string, ok bool) {
+	f0, f1 := n.Fields[0], n.Fields[1]
+	keySep = string(e.src[e.jsonStringEnd(f0.KeyOffset):f0.Value.Offset])
+	itemSep = string(e.src[f0.Value.End:f1.KeyOffset])
+	if strings.TrimSpace(keySep) != ":" || strings.TrimSpace(itemSep) != "," {
+		return ": ", ", ", false
+	}
+	return keySep, itemSep, true
+}
+
+// jsonStringEnd is the offset after the JSON string starting at off.
+func (e *editor) jsonStringEnd(off int) int {
+	for i := off + 1; i < len(e.src); i++ {
+		switch e.src[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(e.src)
+}
+
+// multiline reports whether an object's keys are on their own lines.
+func (e *editor) multiline(obj *tree.Node) bool {
+	if len(obj.Fields) == 0 {
+		return false
+	}
+	return e.lineStart(obj.Fields[0].KeyOffset) != e.lineStart(obj.Offset)
+}
+
+func (e *editor) jsonReplace(n *tree.Node, v any, depth int) error {
+	if n.End < n.Offset {
+		return &Error{e.doc.File, "internal: a JSON node without an end"}
+	}
+	ind := ""
+	if p := n.Parent; p != nil && p.Kind == tree.Object && e.multiline(p) {
+		ind = e.indent(n.Offset)
+	}
+	e.add(n.Offset, n.End, e.jsonRender(v, ind, ind != ""), depth)
+	return nil
+}
+
+func (e *editor) jsonInsert(obj *tree.Node, kvs Map, depth int) error {
+	multi := e.multiline(obj)
+	var ind string
+	if multi {
+		ind = e.indent(obj.Fields[0].KeyOffset)
+	}
+	entry := func(kv KV) string {
+		return strconv.Quote(kv.Key) + e.keySepFor(multi) + e.jsonRender(kv.Value, ind, multi)
+	}
+	var rest Map
+	for _, kv := range kvs {
+		f := obj.Field(kv.Before)
+		if kv.Before == "" || f == nil {
+			rest = append(rest, kv)
+			continue
+		}
+		sep := e.itemSep
+		if multi {
+			sep = "," + e.eol + ind
+		}
+		e.add(f.KeyOffset, f.KeyOffset, jsonKey(kv.Key)+e.keySepFor(multi)+e.jsonRender(kv.Value, ind, multi)+sep, depth)
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	parts := make([]string, len(rest))
+	for i, kv := range rest {
+		parts[i] = entry(kv)
+	}
+	if len(obj.Fields) == 0 {
+		// {} → {"k": v}; a multi-line parent gets a multi-line object.
+		e.add(obj.Offset+1, obj.End-1, strings.Join(parts, e.itemSep), depth)
+		return nil
+	}
+	last := obj.Fields[len(obj.Fields)-1].Value
+	sep := e.itemSep
+	if multi {
+		sep = "," + e.eol + ind
+	}
+	e.add(last.End, last.End, sep+strings.Join(parts, sep), depth)
+	return nil
+}
+
+func jsonKey(k string) string { return string(appendJSONString(nil, k)) }
+
+func (e *editor) keySepFor(multi bool) string {
+	if multi {
+		return ": "
+	}
+	return e.keySep
+}
+
+func (e *editor) jsonRemove(obj *tree.Node, f *tree.Field, depth int) error {
+	i := indexOf(obj, f)
+	switch {
+	case len(obj.Fields) == 1:
+		e.add(obj.Offset+1, obj.End-1, "", depth)
+	case i > 0:
+		e.add(obj.Fields[i-1].Value.End, f.Value.End, "", depth)
+	default:
+		e.add(f.KeyOffset, obj.Fields[1].KeyOffset, "", depth)
+	}
+	return nil
+}
+
+// jsonRender writes a value; multi-line objects when pretty, each level
+// indented by the document's unit from ind.
+func (e *editor) jsonRender(v any, ind string, pretty bool) string {
+	if !pretty {
+		return jsonValue(v, "", e.keySep, e.itemSep)
+	}
+	return jsonValue(v, ind+"\x00"+e.unit+"\x00"+e.eol, ": ", ",")
+}
+
+// jsonValue renders v. layout is "" for one line, or indent NUL unit NUL
+// eol for pretty output.
+func jsonValue(v any, layout, keySep, itemSep string) string {
+	var b strings.Builder
+	var ind, unit, eol string
+	if layout != "" {
+		p := strings.SplitN(layout, "\x00", 3)
+		ind, unit, eol = p[0], p[1], p[2]
+	}
+	writeJSON(&b, v, layout != "", ind, unit, eol, keySep, itemSep)
+	return b.String()
+}
+
+func writeJSON(b *strings.Builder, v any, pretty bool, ind, unit, eol, keySep, itemSep string) {
+	switch x := v.(type) {
+	case Replace:
+		writeJSON(b, x.Value, pretty, ind, unit, eol, keySep, itemSep)
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case json.Number:
+		b.WriteString(string(x))
+	case Quoted:
+		b.Write(appendJSONString(nil, string(x)))
+	case string:
+		b.Write(appendJSONString(nil, x))
+	case Map:
+		var kvs Map
+		for _, kv := range x {
+			if _, ok := kv.Value.(remove); !ok {
+				kvs = append(kvs, kv)
+			}
+		}
+		if len(kvs) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{")
+		for i, kv := range kvs {
+			if i > 0 {
+				b.WriteString(itemSep)
+			}
+			if pretty {
+				b.WriteString(eol + ind + unit)
+			}
+			b.Write(appendJSONString(nil, kv.Key))
+			b.WriteString(keySep)
+			writeJSON(b, kv.Value, pretty, ind+unit, unit, eol, keySep, itemSep)
+		}
+		if pretty {
+			b.WriteString(eol + ind)
+		}
+		b.WriteString("}")
+	case []any:
+		sep, ks := itemSep, keySep
+		if pretty {
+			sep, ks = ", ", ": "
+		}
+		b.WriteString("[")
+		for i, it := range x {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			writeJSON(b, it, false, "", "", "", ks, sep)
+		}
+		b.WriteString("]")
+	case []string:
+		l := make([]any, len(x))
+		for i, s := range x {
+			l[i] = s
+		}
+		writeJSON(b, l, pretty, ind, unit, eol, keySep, itemSep)
+	default:
+		out, _ := json.Marshal(x)
+		b.Write(out)
+	}
+}
+
+// appendJSONString quotes s as JSON does, without escaping <, > and &.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+func quote(s string) string { return string(appendJSONString(nil, s)) }
