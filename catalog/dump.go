@@ -325,6 +325,15 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	return rr
 }
 
+// RowParser parses a row as ScanDump does with opts (the same values
+// left unbuilt), to re-read a row after an edit.
+func RowParser(opts DumpOptions) func(file string, src []byte) (*tree.Doc, error) {
+	skip := rowSkip(opts.ConfigKeys, opts.Lean)
+	return func(file string, src []byte) (*tree.Doc, error) {
+		return tree.ParseJSONSkipping(file, src, opts.Limits, skip, nil)
+	}
+}
+
 func badSyntax(rr RowResult, file string, line int, err error) RowResult {
 	var se *tree.SyntaxError
 	col, msg := 1, err.Error()

@@ -126,7 +126,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
-	root.AddCommand(newValidate(c), newCensus(c), newExplain(c), newSchema(c))
+	root.AddCommand(newValidate(c), newMigrate(c), newCensus(c), newExplain(c), newSchema(c))
 	return root
 }
 

@@ -1,0 +1,161 @@
+package migrate
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+
+	"schedtool/finding"
+)
+
+// Diff writes a unified diff of one file's edits with ctx lines of
+// context. It is computed from the edits, not by comparing texts, so it
+// shows exactly the lines the edits touch.
+func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx int) error {
+	if len(edits) == 0 {
+		return nil
+	}
+	starts := lineStarts(old)
+	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1 }
+	type group struct {
+		a, b  int // old lines [a, b)
+		edits []finding.TextEdit
+	}
+	var groups []group
+	for _, e := range edits {
+		a := lineOf(e.Start)
+		var b int
+		switch {
+		case e.End == e.Start && e.Start == starts[a] && e.Start < len(old):
+			b = a // an insertion between lines
+		case e.End > e.Start && e.End == starts[lineOf(e.End)] && lineOf(e.End) > a:
+			b = lineOf(e.End)
+		default:
+			b = lineOf(max(e.End, e.Start)) + 1
+		}
+		if e.Start == len(old) && a < len(starts) && starts[a] == len(old) {
+			b = a
+		}
+		if n := len(groups); n > 0 && a <= groups[n-1].b {
+			groups[n-1].b = max(groups[n-1].b, b)
+			groups[n-1].edits = append(groups[n-1].edits, e)
+			continue
+		}
+		groups = append(groups, group{a, b, []finding.TextEdit{e}})
+	}
+	nLines := len(starts)
+	if len(old) > 0 && starts[nLines-1] == len(old) {
+		nLines-- // the file ends with a newline: no empty last line
+	}
+	lineEnd := func(i int) int {
+		if i+1 < len(starts) {
+			return starts[i+1]
+		}
+		return len(old)
+	}
+	// The new text of the lines [a, b).
+	newText := func(g group) []byte {
+		from, to := starts[g.a], len(old)
+		if g.b < len(starts) {
+			to = starts[g.b]
+		}
+		var out []byte
+		at := from
+		for _, e := range g.edits {
+			out = append(out, old[at:e.Start]...)
+			out = append(out, e.NewText...)
+			at = e.End
+		}
+		if at < to {
+			out = append(out, old[at:to]...)
+		}
+		return out
+	}
+	if _, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path); err != nil {
+		return err
+	}
+	delta := 0
+	for i := 0; i < len(groups); {
+		// A hunk: groups whose contexts touch.
+		j := i + 1
+		for j < len(groups) && groups[j].a-groups[j-1].b <= 2*ctx {
+			j++
+		}
+		ha := max(groups[i].a-ctx, 0)
+		hb := min(groups[j-1].b+ctx, nLines)
+		var body bytes.Buffer
+		oldCount, newCount := 0, 0
+		line := func(prefix byte, text []byte) {
+			body.WriteByte(prefix)
+			body.Write(text)
+			if len(text) == 0 || text[len(text)-1] != '\n' {
+				body.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
+		at := ha
+		for k := i; k < j; k++ {
+			g := groups[k]
+			for ; at < g.a; at++ {
+				line(' ', old[starts[at]:lineEnd(at)])
+				oldCount++
+				newCount++
+			}
+			for l := g.a; l < g.b && l < nLines; l++ {
+				line('-', old[starts[l]:lineEnd(l)])
+				oldCount++
+			}
+			for _, nl := range splitLines(newText(g)) {
+				line('+', nl)
+				newCount++
+			}
+			at = max(at, g.b)
+		}
+		for ; at < hb; at++ {
+			line(' ', old[starts[at]:lineEnd(at)])
+			oldCount++
+			newCount++
+		}
+		fmt.Fprintf(w, "@@ -%s +%s @@\n", hunkRange(ha, oldCount), hunkRange(ha+delta, newCount))
+		if _, err := w.Write(body.Bytes()); err != nil {
+			return err
+		}
+		delta += newCount - oldCount
+		i = j
+	}
+	return nil
+}
+
+func hunkRange(start, count int) string {
+	if count == 1 {
+		return fmt.Sprint(start + 1)
+	}
+	if count == 0 {
+		return fmt.Sprintf("%d,0", start)
+	}
+	return fmt.Sprintf("%d,%d", start+1, count)
+}
+
+func lineStarts(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+func splitLines(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			out = append(out, b)
+			break
+		}
+		out = append(out, b[:i+1])
+		b = b[i+1:]
+	}
+	return out
+}

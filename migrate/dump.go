@@ -1,0 +1,76 @@
+package migrate
+
+import (
+	"io"
+
+	"schedtool/catalog"
+	"schedtool/catalog/edit"
+	"schedtool/finding"
+	"schedtool/plan"
+)
+
+// Row is one row of a dump, migrated.
+type Row struct {
+	Line    int
+	Task    *Task            // nil for rows that are not materializations
+	Problem *finding.Finding // a row that cannot be read or edited
+	Old     []byte           // the row as read, when it changes
+	New     []byte           // the migrated row, nil when unchanged
+}
+
+// Dump migrates a live_specs dump as a stream: rows are decoded and
+// edited in parallel, and emit receives them in row order. A migrated
+// row's spec carries expectPubId, the row's last_pub_id, so that
+// publishing it cannot overwrite a concurrent change.
+func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emit func(Row)) error {
+	parse := catalog.RowParser(opts)
+	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) Row {
+		out := Row{Line: rr.Line, Problem: rr.Problem}
+		m := rr.Mat
+		if m == nil {
+			return out
+		}
+		d := mg.Planner.Decide(m)
+		p, why := build(d, m, mg.Registry)
+		if why == "" && d.Action == plan.Migrate && m.Row.LastPubID == "" {
+			why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
+		}
+		if why != "" {
+			d.Action, d.Reason, d.Model = plan.Review, why, nil
+			p = patches{}
+		}
+		var ps []edit.Patch
+		if d.Action == plan.Migrate {
+			spec := edit.Map{{Key: "expectPubId", Value: m.Row.LastPubID}}
+			if p.model != nil {
+				spec = append(p.model.Changes, spec...)
+			}
+			ps = append(ps, edit.Patch{Target: m.Spec, Changes: spec})
+			if p.config != nil {
+				ps = append(ps, *p.config)
+			}
+		}
+		if len(ps) > 0 {
+			res, err := edit.Do(m.Source, ps, parse)
+			if err != nil {
+				msg := err.Error()
+				if e, ok := err.(*edit.Error); ok {
+					msg = e.Msg
+				}
+				d.Action, d.Reason, d.Model = plan.Review, "the row cannot be edited safely: "+msg, nil
+				out.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name,
+					Pos: finding.Position{File: name, Line: rr.Line, Column: 1}, Message: "row cannot be edited safely: " + msg}
+			} else if len(res.Edits) > 0 {
+				out.Old = append([]byte(nil), m.Source.Src...)
+				out.New = res.New
+			}
+		}
+		t := mg.task(m, d)
+		if out.New != nil {
+			t.Files = []string{name}
+		}
+		out.Task = &t
+		return out
+	}, emit)
+}
+

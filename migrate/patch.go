@@ -1,0 +1,154 @@
+// Package migrate moves connector schedules into the runtime (SPEC
+// section 7): for each materialization the plan's decision becomes
+// patches of the documents it lives in, which the edit package turns
+// into byte-range edits that change nothing else. Catalog files are
+// edited as a whole; live_specs dumps are migrated as a stream.
+package migrate
+
+import (
+	"encoding/json"
+	"strings"
+
+	"schedtool/catalog"
+	"schedtool/catalog/edit"
+	"schedtool/catalog/tree"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+	"schedtool/schedule/model"
+)
+
+// ModelMap is a model schedule as the patch value written: canonical
+// durations, clocks quoted, days Sunday first (as the plan built it).
+func ModelMap(s *model.Spec) edit.Map {
+	m := edit.Map{{Key: "baseInterval", Value: s.BaseInterval}}
+	if s.Timezone != "" {
+		m = append(m, edit.KV{Key: "timezone", Value: s.Timezone})
+	}
+	if len(s.Windows) > 0 {
+		ws := make([]any, len(s.Windows))
+		for i, w := range s.Windows {
+			x := edit.Map{{Key: "interval", Value: w.Interval}, {Key: "start", Value: edit.Quoted(w.Start)}, {Key: "end", Value: edit.Quoted(w.End)}}
+			if len(w.Days) > 0 {
+				days := make([]any, len(w.Days))
+				for j, d := range w.Days {
+					days[j] = d
+				}
+				x = append(x, edit.KV{Key: "days", Value: days})
+			}
+			ws[i] = x
+		}
+		m = append(m, edit.KV{Key: "windows", Value: ws})
+	}
+	return m
+}
+
+// zeroSyncSchedule is the sanctioned off state of the syncSchedule family.
+var zeroSyncSchedule = edit.Map{{Key: "syncFrequency", Value: edit.Quoted("0s")}}
+
+// scheduleLeaves are the keys of the connector's syncSchedule object.
+var scheduleLeaves = []string{"syncFrequency", "timezone", "fastSyncStartTime", "fastSyncStopTime", "fastSyncEnabledDays"}
+
+// patches are the changes of one materialization.
+type patches struct {
+	model  *edit.Patch // on the materialization (its source document)
+	config *edit.Patch // on the config (inline, its file, or the sops stanza)
+}
+
+// build turns a decision into patches; reason is set when the decision
+// cannot be carried out in these documents.
+func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry) (p patches, reason string) {
+	if d.Action != plan.Migrate {
+		return p, ""
+	}
+	if d.Model != nil {
+		p.model = &edit.Patch{Target: m.Spec, Changes: edit.Map{{Key: "syncSchedule", Value: edit.Replace{Value: ModelMap(d.Model)}, Before: "endpoint"}}}
+	}
+	if !d.ZeroConnector && !d.RemoveUpdateDelay {
+		return p, ""
+	}
+	fam := reg.Family(d.Entry.Family)
+	key := strings.TrimPrefix(fam.Pointer, "/")
+	var zero any = edit.Replace{Value: zeroSyncSchedule}
+	if d.Entry.Family != connector.FamilySyncSchedule {
+		zero = edit.Quoted(fam.Zero)
+		if fam.Zero == "" {
+			zero = edit.Quoted("0s")
+		}
+	}
+	c := m.Config
+	if c == nil {
+		// No config at all: the connector runs on its default.
+		conn := m.Spec.Path("endpoint", "connector")
+		if conn == nil || conn.Kind != tree.Object {
+			return p, "the materialization has no endpoint.connector object to write the connector schedule into"
+		}
+		changes := edit.Map{{Key: "config", Value: edit.Map{{Key: key, Value: zero}}}}
+		p.config = &edit.Patch{Target: conn, Changes: changes}
+		return p, ""
+	}
+	if c.Node == nil || c.Node.Kind != tree.Object {
+		return p, "the connector config cannot be read, so it cannot be edited"
+	}
+	if !c.Sealed {
+		var changes edit.Map
+		if d.ZeroConnector {
+			changes = append(changes, edit.KV{Key: key, Value: zero})
+		}
+		if d.RemoveUpdateDelay {
+			changes = append(changes, edit.KV{Key: "advanced", Value: edit.Map{{Key: "updateDelay", Value: edit.Remove}}})
+		}
+		p.config = &edit.Patch{Target: c.Node, Changes: changes}
+		return p, ""
+	}
+	// Sealed: never touch a value; write into sops.overlay instead.
+	if d.RemoveUpdateDelay {
+		return p, "the config is sealed (sops) and advanced.updateDelay is not a schedule leaf sops.overlay may set; remove it by re-encrypting the config"
+	}
+	var overlay edit.Map
+	if d.Entry.Family == connector.FamilySyncSchedule {
+		inner := edit.Map{{Key: "syncFrequency", Value: edit.Quoted("0s")}}
+		present := map[string]bool{}
+		if base := baseSchedule(c); base != nil && base.Kind == tree.Object {
+			for _, f := range base.Fields {
+				present[strings.TrimSuffix(f.Key, c.Suffix)] = true
+			}
+		}
+		if ov := c.Overlay.Get(key); ov != nil && ov.Kind == tree.Object {
+			for _, f := range ov.Fields {
+				present[f.Key] = true
+			}
+		}
+		for _, leaf := range scheduleLeaves[1:] {
+			if present[leaf] {
+				inner = append(inner, edit.KV{Key: leaf, Value: nil})
+			}
+		}
+		overlay = edit.Map{{Key: key, Value: inner}}
+	} else {
+		overlay = edit.Map{{Key: key, Value: zero}}
+	}
+	p.config = &edit.Patch{Target: c.Sops, Changes: edit.Map{{Key: "overlay", Value: overlay}}}
+	return p, ""
+}
+
+// baseSchedule is the schedule object of a sealed config before its
+// overlay: under the key itself or the key with the encrypted suffix.
+func baseSchedule(c *catalog.Config) *tree.Node {
+	if n := c.Node.Get("syncSchedule"); n != nil {
+		return n
+	}
+	if c.Suffix != "" {
+		return c.Node.Get("syncSchedule" + c.Suffix)
+	}
+	return nil
+}
+
+// patchKey identifies a patch's content, to tell whether the users of a
+// shared config file ask for the same change.
+func patchKey(p *edit.Patch) string {
+	if p == nil {
+		return ""
+	}
+	b, _ := json.Marshal(edit.Generic(p.Changes))
+	return p.Target.Pointer() + " " + string(b)
+}

@@ -1,0 +1,393 @@
+package migrate
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"schedtool/catalog"
+	"schedtool/finding"
+	"schedtool/plan"
+	"schedtool/report"
+)
+
+// Mode is what a run does with the changes.
+type Mode int
+
+const (
+	DryRun  Mode = iota // print them
+	Write               // apply them in place
+	OutDir              // write the migrated tree elsewhere
+	OutFile             // write the migrated rows of the dumps to a file
+)
+
+// RunOptions are a run's choices.
+type RunOptions struct {
+	Load   catalog.Options
+	Mode   Mode
+	Out    string // the directory or file of OutDir and OutFile
+	Format string // "diff" or "json"
+	Quiet  bool
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Tasks    int            `json:"tasks"`
+	Actions  map[string]int `json:"actions"`
+	Pending  int            `json:"pending"` // files (or dump rows) with changes
+	Written  int            `json:"written"`
+	Refused  int            `json:"refused"`  // files or rows that could not be edited safely
+	Failed   int            `json:"failed"`   // files that could not be written
+	Problems int            `json:"problems"` // unreadable inputs and rows
+}
+
+// OK reports whether the run did all of its job.
+func (s *Summary) OK() bool { return s.Refused == 0 && s.Failed == 0 && s.Problems == 0 }
+
+// Run migrates the inputs: catalog trees first, then each dump, writing
+// the diff or the JSON report to out and messages to errw.
+func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Writer) (*Summary, error) {
+	bw := bufio.NewWriterSize(out, 64<<10)
+	defer bw.Flush()
+	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}}
+	if opts.Format == "json" {
+		r.json = &jsonReport{w: bw}
+		r.json.start()
+	}
+	var sources []catalog.Input
+	for _, in := range inputs {
+		if len(in.Sources) > 0 {
+			sources = append(sources, in)
+		}
+	}
+	if len(sources) > 0 {
+		if err := r.catalog(sources); err != nil {
+			return r.sum, err
+		}
+	}
+	if err := r.dumps(inputs); err != nil {
+		return r.sum, err
+	}
+	if r.json != nil {
+		r.json.end(r.sum)
+	}
+	if err := bw.Flush(); err != nil {
+		return r.sum, fmt.Errorf("writing standard output: %w", err)
+	}
+	r.summary()
+	return r.sum, nil
+}
+
+type runner struct {
+	mg      *Migrator
+	opts    RunOptions
+	out     *bufio.Writer
+	errw    io.Writer
+	sum     *Summary
+	json    *jsonReport
+	reviews []string
+	more    int
+}
+
+func (r *runner) note(format string, args ...any) {
+	if !r.opts.Quiet {
+		fmt.Fprintf(r.errw, format+"\n", args...)
+	}
+}
+
+func (r *runner) problem(f finding.Finding) {
+	r.sum.Problems++
+	fmt.Fprintf(r.errw, "schedtool: %s:%d:%d: %s\n", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message))
+}
+
+func (r *runner) task(t *Task) {
+	r.sum.Tasks++
+	r.sum.Actions[t.Action]++
+	if t.Action == string(plan.Review) {
+		if len(r.reviews) < 20 {
+			r.reviews = append(r.reviews, fmt.Sprintf("  %s (%s:%d): %s", report.Escape(t.Task), report.Escape(t.File), t.Line, report.Escape(t.Reason)))
+		} else {
+			r.more++
+		}
+	}
+	if r.json != nil {
+		r.json.task(t)
+	}
+}
+
+func (r *runner) catalog(inputs []catalog.Input) error {
+	cat := catalog.Load(inputs, r.opts.Load)
+	for _, p := range cat.Problems {
+		r.problem(p)
+	}
+	res := r.mg.Catalog(cat)
+	for i := range res.Tasks {
+		r.task(&res.Tasks[i])
+	}
+	for _, f := range res.Files {
+		if f.Err != "" {
+			r.sum.Refused++
+			fmt.Fprintf(r.errw, "schedtool: %s: not changed: %s\n", report.Escape(f.Path), report.Escape(f.Err))
+			if r.json != nil {
+				r.json.file(f.Path, "refused", f.Err)
+			}
+			continue
+		}
+		r.sum.Pending++
+		switch r.opts.Mode {
+		case DryRun:
+			if r.json == nil {
+				if err := Diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
+					return err
+				}
+			} else {
+				r.json.file(f.Path, "pending", "")
+			}
+		case Write:
+			if f.Path == "<stdin>" {
+				r.fail(f.Path, "standard input cannot be written in place; use --out DIR or a dry run")
+				continue
+			}
+			if err := WriteFile(f.Path, f.Old, f.New); err != nil {
+				r.fail(f.Path, err.Error())
+				continue
+			}
+			r.sum.Written++
+			if r.json != nil {
+				r.json.file(f.Path, "written", "")
+			}
+		}
+	}
+	if r.opts.Mode == OutDir {
+		return r.outDir(inputs, cat, res)
+	}
+	return nil
+}
+
+func (r *runner) fail(path, msg string) {
+	r.sum.Failed++
+	fmt.Fprintf(r.errw, "schedtool: %s: not written: %s\n", report.Escape(path), report.Escape(msg))
+	if r.json != nil {
+		r.json.file(path, "failed", msg)
+	}
+}
+
+// outDir writes every file of the catalog, migrated, under the output
+// directory, at its path relative to its input's root.
+func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, res *Result) error {
+	changed := map[string][]byte{}
+	for _, f := range res.Files {
+		if f.Err == "" {
+			changed[f.Path] = f.New
+		}
+	}
+	for _, path := range cat.Files {
+		doc := cat.Docs[path]
+		if path == "<stdin>" {
+			r.fail(path, "standard input has no place in an output tree")
+			continue
+		}
+		rel := ""
+		for _, in := range inputs {
+			if rp, err := filepath.Rel(in.Root, path); err == nil && !strings.HasPrefix(rp, "..") {
+				rel = rp
+				break
+			}
+		}
+		if rel == "" {
+			r.fail(path, "outside every input root")
+			continue
+		}
+		data := doc.Src
+		if n, ok := changed[path]; ok {
+			data = n
+		}
+		dst := filepath.Join(r.opts.Out, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			r.fail(dst, err.Error())
+			continue
+		}
+		if err := WriteFile(dst, nil, data); err != nil {
+			r.fail(dst, err.Error())
+			continue
+		}
+		if _, ok := changed[path]; ok {
+			r.sum.Written++
+			if r.json != nil {
+				r.json.file(dst, "written", "")
+			}
+		}
+	}
+	return nil
+}
+
+// dumps migrates every dump input as a stream.
+func (r *runner) dumps(inputs []catalog.Input) error {
+	var outFile *Stream
+	if r.opts.Mode == OutFile {
+		var err error
+		if outFile, err = CreateStream(r.opts.Out); err != nil {
+			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+		}
+	}
+	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	var werr error
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+		header := false
+		rows := 0
+		err := r.mg.Dump(rd, name, dopts, func(row Row) {
+			if row.Problem != nil {
+				if row.Task != nil && row.New == nil && strings.HasPrefix(row.Problem.Message, "row cannot be edited") {
+					r.sum.Refused++
+					fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Problem.Message))
+				} else if row.Task == nil {
+					r.problem(*row.Problem)
+				}
+			}
+			if row.Task != nil {
+				r.task(row.Task)
+			}
+			if row.New == nil {
+				return
+			}
+			rows++
+			r.sum.Pending++
+			switch r.opts.Mode {
+			case DryRun:
+				if r.json != nil {
+					return
+				}
+				if !header {
+					fmt.Fprintf(r.out, "--- a/%s\n+++ b/%s\n", name, name)
+					header = true
+				}
+				fmt.Fprintf(r.out, "@@ -%d +%d @@\n-", row.Line, row.Line)
+				r.out.Write(row.Old)
+				r.out.WriteString("\n+")
+				r.out.Write(row.New)
+				r.out.WriteByte('\n')
+			case OutFile:
+				outFile.Write(row.New)
+				if _, err := outFile.Write([]byte{'\n'}); err != nil && werr == nil {
+					werr = err
+				}
+				r.sum.Written++
+			}
+		})
+		if r.json != nil && rows > 0 {
+			status := "pending"
+			if r.opts.Mode == OutFile {
+				status = "migrated into " + r.opts.Out
+			}
+			r.json.file(name, status, fmt.Sprintf("%d rows", rows))
+		}
+		return err
+	})
+	if outFile != nil {
+		if err != nil || werr != nil {
+			outFile.Abort()
+			if err == nil {
+				err = fmt.Errorf("writing %s: %w", r.opts.Out, werr)
+			}
+			r.sum.Failed++
+			return err
+		}
+		if cerr := outFile.Commit(); cerr != nil {
+			r.sum.Failed++
+			return cerr
+		}
+	}
+	return err
+}
+
+// summary writes the closing notes to standard error.
+func (r *runner) summary() {
+	s := r.sum
+	acts := make([]string, 0, len(s.Actions))
+	for _, a := range []string{"migrate", "review", "skip", "none"} {
+		if n := s.Actions[a]; n > 0 {
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", "review": "need review", "skip": "skipped (V1)", "none": "with nothing to do"}[a]))
+		}
+	}
+	line := fmt.Sprintf("migrate: %d %s", s.Tasks, plural(s.Tasks, "materialization", "materializations"))
+	if len(acts) > 0 {
+		line += ": " + strings.Join(acts, ", ")
+	}
+	switch r.opts.Mode {
+	case DryRun:
+		line += fmt.Sprintf("; %d %s pending (dry run: --write applies, --out writes elsewhere)", s.Pending, plural(s.Pending, "change", "changes"))
+	default:
+		line += fmt.Sprintf("; %d written", s.Written)
+	}
+	if s.Refused > 0 {
+		line += fmt.Sprintf("; %d refused", s.Refused)
+	}
+	if s.Failed > 0 {
+		line += fmt.Sprintf("; %d failed", s.Failed)
+	}
+	r.note("%s", line)
+	if len(r.reviews) > 0 {
+		r.note("needs review:\n%s", strings.Join(r.reviews, "\n"))
+		if r.more > 0 {
+			r.note("  ... and %d more (-o json lists them all)", r.more)
+		}
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// jsonReport streams the -o json document: tasks, files, summary.
+type jsonReport struct {
+	w      *bufio.Writer
+	ntasks int
+	files  []jsonFile
+}
+
+type jsonFile struct {
+	File   string `json:"file"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func (j *jsonReport) start() { j.w.WriteString("{\n  \"tasks\": [") }
+
+func (j *jsonReport) task(t *Task) {
+	if j.ntasks > 0 {
+		j.w.WriteByte(',')
+	}
+	j.ntasks++
+	b, _ := json.Marshal(t)
+	j.w.WriteString("\n    ")
+	j.w.Write(b)
+}
+
+func (j *jsonReport) file(path, status, detail string) {
+	j.files = append(j.files, jsonFile{path, status, detail})
+}
+
+func (j *jsonReport) end(s *Summary) {
+	if j.ntasks > 0 {
+		j.w.WriteString("\n  ")
+	}
+	j.w.WriteString("],\n  \"files\": ")
+	sort.SliceStable(j.files, func(a, b int) bool { return j.files[a].File < j.files[b].File })
+	if j.files == nil {
+		j.files = []jsonFile{}
+	}
+	b, _ := json.Marshal(j.files)
+	j.w.Write(b)
+	j.w.WriteString(",\n  \"summary\": ")
+	b, _ = json.Marshal(s)
+	j.w.Write(b)
+	j.w.WriteString("\n}\n")
+}
