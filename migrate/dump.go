@@ -73,4 +73,3 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		return out
 	}, emit)
 }
-
