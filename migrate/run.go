@@ -39,7 +39,9 @@ type RunOptions struct {
 type Summary struct {
 	Tasks    int            `json:"tasks"`
 	Actions  map[string]int `json:"actions"`
-	Pending  int            `json:"pending"` // files (or dump rows) with changes
+	Pending  int            `json:"pending"` // files and dump rows with changes
+	Files    int            `json:"files"`   // of which files
+	Rows     int            `json:"rows"`    // of which dump rows
 	Written  int            `json:"written"`
 	Refused  int            `json:"refused"`  // files or rows that could not be edited safely
 	Failed   int            `json:"failed"`   // files that could not be written
@@ -139,6 +141,7 @@ func (r *runner) catalog(inputs []catalog.Input) error {
 			continue
 		}
 		r.sum.Pending++
+		r.sum.Files++
 		switch r.opts.Mode {
 		case DryRun:
 			if r.json == nil {
@@ -257,6 +260,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			}
 			rows++
 			r.sum.Pending++
+			r.sum.Rows++
 			switch r.opts.Mode {
 			case DryRun:
 				if r.json != nil {
@@ -320,7 +324,14 @@ func (r *runner) summary() {
 	}
 	switch r.opts.Mode {
 	case DryRun:
-		line += fmt.Sprintf("; %d %s pending (dry run: --write applies, --out writes elsewhere)", s.Pending, plural(s.Pending, "change", "changes"))
+		var what []string
+		if s.Files > 0 || s.Rows == 0 {
+			what = append(what, fmt.Sprintf("%d %s", s.Files, plural(s.Files, "file", "files")))
+		}
+		if s.Rows > 0 {
+			what = append(what, fmt.Sprintf("%d dump %s", s.Rows, plural(s.Rows, "row", "rows")))
+		}
+		line += fmt.Sprintf("; %s to change (dry run: --write applies, --out writes elsewhere)", strings.Join(what, " and "))
 	default:
 		line += fmt.Sprintf("; %d written", s.Written)
 	}

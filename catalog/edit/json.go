@@ -90,11 +90,18 @@ func (e *editor) jsonInsert(obj *tree.Node, kvs Map, depth int) error {
 			rest = append(rest, kv)
 			continue
 		}
+		text := jsonKey(kv.Key) + e.keySepFor(multi) + e.jsonRender(kv.Value, ind, multi)
+		if multi && e.indent(f.KeyOffset) == ind && e.lineStart(f.KeyOffset)+len(ind) == f.KeyOffset {
+			// The key starts its line: the new one goes on lines of its own.
+			at := e.lineStart(f.KeyOffset)
+			e.add(at, at, ind+text+","+e.eol, depth)
+			continue
+		}
 		sep := e.itemSep
 		if multi {
 			sep = "," + e.eol + ind
 		}
-		e.add(f.KeyOffset, f.KeyOffset, jsonKey(kv.Key)+e.keySepFor(multi)+e.jsonRender(kv.Value, ind, multi)+sep, depth)
+		e.add(f.KeyOffset, f.KeyOffset, text+sep, depth)
 	}
 	if len(rest) == 0 {
 		return nil

@@ -336,7 +336,12 @@ func (e *editor) yamlFlowInsert(obj *tree.Node, kvs Map, depth int) error {
 	for _, kv := range kvs {
 		entry := yamlKey(kv.Key) + ": " + e.yamlFlow(kv.Value)
 		if f := obj.Field(kv.Before); kv.Before != "" && f != nil {
-			e.add(f.KeyOffset, f.KeyOffset, entry+", ", depth)
+			if e.startsLine(f) {
+				at := e.lineStart(f.KeyOffset)
+				e.add(at, at, e.indent(f.KeyOffset)+entry+","+e.eol, depth)
+			} else {
+				e.add(f.KeyOffset, f.KeyOffset, entry+", ", depth)
+			}
 			continue
 		}
 		parts = append(parts, entry)
