@@ -25,8 +25,11 @@ func newMigrator(t *testing.T, args []string) *Migrator {
 	t.Helper()
 	reg := connector.Builtin()
 	opts := plan.Options{}
+	verify := false
 	for _, a := range args {
 		switch {
+		case a == "--verify":
+			verify = true
 		case strings.HasPrefix(a, "--absent="):
 			opts.Absent = strings.TrimPrefix(a, "--absent=")
 		case strings.HasPrefix(a, "--resolve="):
@@ -37,7 +40,7 @@ func newMigrator(t *testing.T, args []string) *Migrator {
 			t.Fatalf("unknown golden arg %q", a)
 		}
 	}
-	return &Migrator{Planner: &plan.Planner{Registry: reg, Options: opts}, Registry: reg, Verify: true, VerifyYear: 2026}
+	return &Migrator{Planner: &plan.Planner{Registry: reg, Options: opts}, Registry: reg, Verify: verify, VerifyYear: 2026}
 }
 
 func copyTree(t *testing.T, from, to string) {
