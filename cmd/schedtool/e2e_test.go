@@ -270,3 +270,214 @@ func TestExplainEndToEnd(t *testing.T) {
 		t.Errorf("explain json: %v %s", err, r.stdout)
 	}
 }
+
+// schedtoolIn runs the binary in dir.
+func schedtoolIn(t *testing.T, dir string, args ...string) run {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return run{code, out.String(), errb.String()}
+}
+
+// copyFixtures copies fixtures/ into a temp dir and returns that dir.
+func copyFixtures(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	err := filepath.Walk("../../fixtures", func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("../..", p)
+		dst := filepath.Join(dir, rel)
+		if info.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const goodDump = "migrate/testdata/golden/dump/in/live_specs.ndjson"
+
+func TestMigrateEndToEnd(t *testing.T) {
+	const clean = "fixtures/catalog/acmeCo/flow.yaml"
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"migrate-dry-run", []string{"migrate", "fixtures/catalog"}, 2},
+		{"migrate-json", []string{"migrate", "-o", "json", "fixtures/catalog"}, 2},
+		{"migrate-flags", []string{"migrate", "--absent=drop", "--resolve=model", "--zero-file-sinks", "fixtures/catalog"}, 2},
+		{"migrate-nothing", []string{"migrate", clean}, 0},
+		{"migrate-dump", []string{"migrate", goodDump}, 2},
+		{"migrate-dump-bad-row", []string{"migrate", "fixtures/live_specs.ndjson"}, 1},
+		{"migrate-bad-absent", []string{"migrate", "--absent=keep", clean}, 1},
+		{"migrate-bad-resolve", []string{"migrate", "--resolve=both", clean}, 1},
+		{"migrate-bad-output", []string{"migrate", "-o", "yaml", clean}, 1},
+		{"migrate-write-and-out", []string{"migrate", "--write", "--out", "x", clean}, 1},
+		{"migrate-write-dump", []string{"migrate", "--write", goodDump}, 1},
+		{"migrate-out-mixed", []string{"migrate", "--out", "x", clean, goodDump}, 1},
+		{"migrate-missing-path", []string{"migrate", "no/such/dir"}, 1},
+		{"migrate-no-path", []string{"migrate"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtool(t, "", tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit code %d, want %d\nstderr: %s", r.code, tc.code, r.stderr)
+			}
+			golden(t, tc.name, r)
+		})
+	}
+	r := schedtool(t, "", "migrate", "-o", "json", "--verify", "--verify-year", "2026", "fixtures/catalog")
+	var doc struct {
+		Tasks   []map[string]any `json:"tasks"`
+		Files   []map[string]any `json:"files"`
+		Summary map[string]any   `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Tasks) == 0 || doc.Summary == nil {
+		t.Fatalf("migrate -o json: %v\n%s", err, r.stdout)
+	}
+	for _, task := range doc.Tasks {
+		if task["action"] == "migrate" && task["model"] != nil && task["verify"] == nil {
+			t.Errorf("--verify: no verification for %v", task["task"])
+		}
+	}
+}
+
+func censusStatuses(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	r := schedtoolIn(t, dir, "census", "-o", "json", "fixtures/catalog")
+	var doc struct {
+		Tasks []struct{ Task, Status string } `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("census: %v\n%s", err, r.stderr)
+	}
+	out := map[string]string{}
+	for _, task := range doc.Tasks {
+		out[task.Task] = task.Status
+	}
+	return out
+}
+
+// A census, migrate --write, a census again: the ready tasks are migrated,
+// and a second migration has nothing to do.
+func TestCensusMigrateCensus(t *testing.T) {
+	dir := copyFixtures(t)
+	before := censusStatuses(t, dir)
+	plan := schedtoolIn(t, dir, "migrate", "-o", "json", "fixtures/catalog")
+	var doc struct {
+		Tasks []struct{ Task, Action string } `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(plan.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	action := map[string]string{}
+	for _, task := range doc.Tasks {
+		action[task.Task] = task.Action
+	}
+	if r := schedtoolIn(t, dir, "migrate", "--write", "fixtures/catalog"); r.code != 0 {
+		t.Fatalf("migrate --write: exit %d\n%s", r.code, r.stderr)
+	}
+	after := censusStatuses(t, dir)
+	ready := 0
+	for task, st := range before {
+		if st == "ready" {
+			ready++
+		}
+		switch {
+		case action[task] == "migrate" && after[task] != "migrated":
+			t.Errorf("%s: %s before, migrated by migrate, but %s after", task, st, after[task])
+		case st == "ready" && action[task] != "migrate":
+			t.Errorf("%s: ready, but migrate did not migrate it (%s)", task, action[task])
+		case action[task] != "migrate" && after[task] != st:
+			t.Errorf("%s: %s before, %s after (migrate should have left it)", task, st, after[task])
+		}
+	}
+	if ready == 0 {
+		t.Fatal("no ready task in the fixtures: the test proves nothing")
+	}
+	if r := schedtoolIn(t, dir, "migrate", "fixtures/catalog"); r.code != 0 || r.stdout != "" {
+		t.Errorf("second migrate: exit %d, diff:\n%s", r.code, r.stdout)
+	}
+	// validate reports no conflict on a migrated task.
+	r := schedtoolIn(t, dir, "validate", "-o", "json", "fixtures/catalog")
+	var findings struct {
+		Findings []struct{ Rule, Task string } `json:"findings"`
+	}
+	json.Unmarshal([]byte(r.stdout), &findings)
+	for _, f := range findings.Findings {
+		if action[f.Task] == "migrate" && (f.Rule == "sync-schedule-conflict" || f.Rule == "ack-delay-stacks" || f.Rule == "connector-schedule-in-use") {
+			t.Errorf("validate after migrate: %s: %s", f.Task, f.Rule)
+		}
+	}
+	if len(findings.Findings) == 0 {
+		t.Error("validate -o json gave no findings to check")
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// --out DIR writes the migrated tree elsewhere and leaves the input as it
+// was; --out FILE writes the migrated rows of a dump.
+func TestMigrateOut(t *testing.T) {
+	dir := copyFixtures(t)
+	orig := mustRead(t, filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml"))
+	if r := schedtoolIn(t, dir, "migrate", "--out", "migrated", "fixtures/catalog"); r.code != 0 {
+		t.Fatalf("migrate --out: exit %d\n%s", r.code, r.stderr)
+	}
+	if !bytes.Equal(orig, mustRead(t, filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml"))) {
+		t.Error("--out changed the input")
+	}
+	if r := schedtoolIn(t, dir, "migrate", "migrated"); r.code != 0 {
+		t.Errorf("the migrated tree still has changes pending: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "migrated/acmeCo/warehouse/materialize-bigquery-reports.config.json")); err != nil {
+		t.Errorf("config file not in the output tree: %v", err)
+	}
+	os.MkdirAll(filepath.Join(dir, "migrate/testdata/golden/dump/in"), 0o755)
+	os.WriteFile(filepath.Join(dir, goodDump), mustRead(t, filepath.Join("../..", goodDump)), 0o644)
+	r := schedtoolIn(t, dir, "migrate", "--out", "rows.ndjson", goodDump)
+	if r.code != 0 {
+		t.Fatalf("migrate --out FILE: exit %d\n%s", r.code, r.stderr)
+	}
+	rows := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(dir, "rows.ndjson")))), "\n")
+	if len(rows) != 3 {
+		t.Fatalf("%d migrated rows, want 3:\n%s", len(rows), strings.Join(rows, "\n"))
+	}
+	for _, row := range rows {
+		var x struct {
+			LastPubID string `json:"last_pub_id"`
+			Spec      struct {
+				ExpectPubID string `json:"expectPubId"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal([]byte(row), &x); err != nil || x.LastPubID == "" || x.Spec.ExpectPubID != x.LastPubID {
+			t.Errorf("row without expectPubId = last_pub_id: %v %s", err, row)
+		}
+	}
+}
