@@ -52,6 +52,33 @@ const blockSize = 256 << 10
 // results in row order on the calling goroutine. Memory stays bounded: a
 // few blocks of the file are in flight at a time.
 func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*RowResult) T, emit func(T)) error {
+	return ScanDumpRaw(r, file, opts, func(w *Worker, line int, row []byte) T {
+		rr := w.Read(line, row)
+		return process(&rr)
+	}, emit)
+}
+
+// Worker reads the rows of one ScanDumpRaw worker, reusing its memory.
+type Worker struct {
+	file  string
+	opts  DumpOptions
+	skip  tree.Skip
+	arena *tree.Arena
+	// Scratch is the worker's own, for its caller to reuse row by row.
+	Scratch []byte
+}
+
+// Read reads one row as ScanDump does. Its nodes are valid until the
+// next row of this worker.
+func (w *Worker) Read(line int, row []byte) RowResult {
+	w.arena.Reset()
+	return readRow(w.file, line, row, w.opts.Options, w.skip, w.arena)
+}
+
+// ScanDumpRaw is ScanDump for callers that look at a row's bytes before
+// (or instead of) reading it: process gets the row, without its line
+// ending, and the worker that can Read it.
+func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func(w *Worker, line int, row []byte) T, emit func(T)) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -75,15 +102,12 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			arena := tree.NewArena()
-			skip := rowSkip(opts.ConfigKeys, opts.Lean)
+			wk := &Worker{file: file, opts: opts, skip: rowSkip(opts.ConfigKeys, opts.Lean), arena: tree.NewArena()}
+			wk.opts.MaxRowSize = maxRow
 			for b := range jobs {
 				var out []T
 				if b.tooLong {
-					rr := RowResult{Line: b.first, Problem: &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
-						Pos:     finding.Position{File: file, Line: b.first, Column: 1},
-						Message: fmt.Sprintf("row is longer than %d bytes (see --max-row-size)", maxRow)}}
-					out = append(out, process(&rr))
+					out = append(out, process(wk, b.first, nil))
 				}
 				line := b.first
 				for rest := b.buf; len(rest) > 0; line++ {
@@ -94,9 +118,7 @@ func ScanDump[T any](r io.Reader, file string, opts DumpOptions, process func(*R
 						rest = nil
 					}
 					row = bytes.TrimSuffix(row, []byte("\r"))
-					rr := readRow(file, line, row, opts.Options, skip, arena)
-					out = append(out, process(&rr))
-					arena.Reset()
+					out = append(out, process(wk, line, row))
 				}
 				if cap(b.buf) == blockSize {
 					free <- b.buf[:0]
@@ -262,6 +284,9 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
 			Pos: finding.Position{File: file, Line: line, Column: col, Pointer: ptr}, Message: msg}
 		return rr
+	}
+	if row == nil {
+		return bad(1, "", fmt.Sprintf("row is longer than %d bytes (see --max-row-size)", opts.MaxRowSize))
 	}
 	if len(bytes.TrimSpace(row)) == 0 {
 		return rr // blank lines are not rows

@@ -59,16 +59,19 @@ func newTotals() *Totals {
 		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}}
 }
 
-func (t *Totals) add(r *Row) {
-	t.Tasks++
-	t.ByStatus[r.Status]++
-	t.ByImage[r.Image]++
-	t.ByKind[r.Kind]++
-	t.ByRuntime[r.Runtime]++
-	t.ByFamily[r.Family]++
+func (t *Totals) add(r *Row) { t.addN(r, 1) }
+
+// addN counts n tasks whose rows are r but for their names.
+func (t *Totals) addN(r *Row, n int) {
+	t.Tasks += n
+	t.ByStatus[r.Status] += n
+	t.ByImage[r.Image] += n
+	t.ByKind[r.Kind] += n
+	t.ByRuntime[r.Runtime] += n
+	t.ByFamily[r.Family] += n
 	if r.Remaining() {
-		t.Remaining++
-		t.RemainingByImage[r.Image]++
+		t.Remaining += n
+		t.RemainingByImage[r.Image] += n
 		if old, ok := t.OldestTag[r.Image]; !ok || olderTag(r.Tag, old) {
 			t.OldestTag[r.Image] = r.Tag
 		}
@@ -104,6 +107,9 @@ type Census struct {
 	Planner *plan.Planner
 	// Rows, if set, counts the rows read so far (for a progress line).
 	Rows *atomic.Int64
+	// NoCache decides every dump row by reading it (for tests: the
+	// shape cache must not change a census).
+	NoCache bool
 }
 
 // RowOf makes the census row of a materialization; ok is false when it is
@@ -183,22 +189,36 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			emit(&r)
 		}
 	}
+	keys := c.Planner.Registry.AllConfigKeys()
+	cache := &verdicts{m: map[string]*verdict{}}
+	counted := map[*verdict]int{}
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		type out struct {
-			row      Row
-			has      bool
-			problem  *finding.Finding
 			rendered []byte
+			v        *verdict // the row's shape, when it has one
+			row      *Row     // the row, when it has no shape or is not rendered
+			problem  *finding.Finding
 		}
-		return catalog.ScanDump(rd, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Planner.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) out {
+		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
+		return catalog.ScanDumpRaw(rd, name, dopts, func(wk *catalog.Worker, line int, b []byte) out {
 			var o out
-			if rr.Mat != nil && rr.Problem == nil {
-				o.row, o.has = c.RowOf(rr.Mat)
-				if o.has && render != nil {
-					o.rendered = render.Render(nil, &o.row)
-				}
-			} else if rr.Problem != nil {
+			row, has, v, rr := c.dumpRow(cache, wk, name, line, b, keys, opts.Limits)
+			if rr != nil && rr.Problem != nil {
 				o.problem = rr.Problem
+			}
+			if !has {
+				return o
+			}
+			o.v = v
+			switch {
+			case render != nil && v != nil:
+				v.once.Do(func() { v.shared = render.Shared(&v.row) })
+				o.rendered = render.RenderShared(nil, &row, v.shared)
+			case render != nil:
+				o.rendered = render.Render(nil, &row)
+				o.row = &row
+			default:
+				o.row = &row
 			}
 			return o
 		}, func(o out) {
@@ -208,15 +228,21 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			if o.problem != nil {
 				fail(o.problem)
 			}
-			if o.has {
-				t.add(&o.row)
-				if render != nil {
-					render.RowBytes(o.rendered)
-				} else {
-					w.Row(&o.row)
-				}
+			if o.v != nil {
+				counted[o.v]++
+			} else if o.row != nil {
+				t.add(o.row)
+			}
+			switch {
+			case o.rendered != nil:
+				render.RowBytes(o.rendered)
+			case o.row != nil:
+				w.Row(o.row)
 			}
 		})
 	})
+	for v, n := range counted {
+		t.addN(&v.row, n)
+	}
 	return t, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	dumpgen "schedtool/bench/gen"
 	"schedtool/catalog"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
@@ -132,5 +133,37 @@ func TestCSVAndMarkdownEscaping(t *testing.T) {
 	}
 	if got := mdCell("a|b\nc"); got != `a\|b c` {
 		t.Errorf("mdCell = %q", got)
+	}
+}
+
+// The shape cache never changes a census: every format, with and without.
+func TestShapeCacheChangesNothing(t *testing.T) {
+	var dump bytes.Buffer
+	if err := dumpgen.Write(&dump, 3000, 7); err != nil {
+		t.Fatal(err)
+	}
+	fixture, _ := os.ReadFile("../fixtures/live_specs.ndjson")
+	dump.Write(fixture)
+	path := filepath.Join(t.TempDir(), "d.ndjson")
+	os.WriteFile(path, dump.Bytes(), 0o644)
+	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range Formats {
+		run := func(noCache bool) string {
+			var out bytes.Buffer
+			w, _ := NewWriter(format, &out)
+			c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, NoCache: noCache}
+			tot, err := c.Run(inputs, catalog.DefaultOptions(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.End(tot)
+			return out.String()
+		}
+		if a, b := run(false), run(true); a != b {
+			t.Errorf("-o %s differs with the shape cache:\n%s", format, cmp.Diff(b, a))
+		}
 	}
 }

@@ -24,9 +24,15 @@ type Writer interface {
 // Renderer is a Writer whose rows can be rendered ahead, on the workers
 // that read them: Render appends a row's bytes, RowBytes writes them (in
 // order) instead of Row.
+//
+// Shared renders what a row has in common with the other rows of its
+// verdict (everything but task, file and line); RenderShared renders a
+// row around those bytes.
 type Renderer interface {
 	Writer
 	Render(b []byte, r *Row) []byte
+	Shared(r *Row) []byte
+	RenderShared(b []byte, r *Row, shared []byte) []byte
 	RowBytes(b []byte)
 }
 
@@ -187,8 +193,12 @@ func (j *jsonWriter) RowBytes(b []byte) {
 
 // Render appends one task object, starting on a new line.
 func (j *jsonWriter) Render(b []byte, r *Row) []byte {
-	b = append(b, "\n  {\"task\":"...)
-	b = appendJSON(b, r.Task)
+	return j.RenderShared(b, r, j.Shared(r))
+}
+
+// Shared is the middle of a task object: from image to reason.
+func (j *jsonWriter) Shared(r *Row) []byte {
+	var b []byte
 	for _, kv := range [][2]string{{"image", r.Image}, {"tag", r.Tag}, {"family", r.Family}, {"runtime", r.Runtime}, {"kind", r.Kind}, {"delay", r.Delay}} {
 		b = append(b, ",\""+kv[0]+"\":"...)
 		b = appendJSON(b, kv[1])
@@ -198,7 +208,16 @@ func (j *jsonWriter) Render(b []byte, r *Row) []byte {
 	b = append(b, `,"status":`...)
 	b = appendJSON(b, r.Status)
 	b = append(b, `,"reason":`...)
-	b = appendJSON(b, r.Reason)
+	return appendJSON(b, r.Reason)
+}
+
+func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
+	if b == nil {
+		b = make([]byte, 0, 40+len(r.Task)+len(shared)+len(r.File))
+	}
+	b = append(b, "\n  {\"task\":"...)
+	b = appendJSON(b, r.Task)
+	b = append(b, shared...)
 	b = append(b, `,"file":`...)
 	b = appendJSON(b, r.File)
 	b = append(b, `,"line":`...)

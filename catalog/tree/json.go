@@ -529,12 +529,31 @@ func (p *jsonParser) skipValue(depth int) error {
 	return p.errf("unexpected %s, expected a value", p.what())
 }
 
+// plainByte marks the bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // skipString checks the string at p.pos without decoding it.
 func (p *jsonParser) skipString() error {
 	s := p.src
 	i := p.pos + 1
 	ascii := true
 	for i < len(s) {
+		// Runs of plain bytes, four at a time.
+		for i+4 <= len(s) && plainByte[s[i]] && plainByte[s[i+1]] && plainByte[s[i+2]] && plainByte[s[i+3]] {
+			i += 4
+		}
+		for i < len(s) && plainByte[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		switch {
 		case c == '"':

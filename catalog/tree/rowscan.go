@@ -1,0 +1,300 @@
+package tree
+
+import "bytes"
+
+// RowShape is what ScanRow found in one stored-spec row: the raw bytes
+// (as written) of the few values a census decision depends on.
+type RowShape struct {
+	Name     []byte // catalog_name, decoded (it has no escapes)
+	SpecType []byte // spec_type, decoded
+	// Key holds, as written, the image, the runtime flag, whether a model
+	// schedule is there, the endpoint kind and the config's schedule keys
+	// with their values: two rows with the same Key get the same census
+	// row but for their names.
+	Key []byte
+}
+
+// ScanRow checks a row as ParseJSONSkipping with a lean dump skip would,
+// without building it, and collects its shape. ok is false whenever the
+// row is not plainly valid and plainly shaped (a syntax error, a
+// duplicate key, an escape in a key or name, a config given as a path,
+// a value of an unexpected type): the caller then reads it the slow way,
+// which reports what is wrong. configKeys selects the config keys that
+// matter, by prefix.
+func ScanRow(src []byte, lim Limits, configKeys []string, key []byte) (shape RowShape, ok bool) {
+	s := rowScanner{p: jsonParser{doc: &scanDoc, src: src, lim: lim}, keys: configKeys, key: key[:0]}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	p := &s.p
+	p.ws()
+	if !s.object(0, s.root) {
+		return shape, false
+	}
+	p.ws()
+	if p.pos != len(src) || len(s.name) == 0 || s.specType == nil || !s.spec || (lim.MaxNodes > 0 && s.built > lim.MaxNodes/2) {
+		return shape, false
+	}
+	s.key = append(s.key, 0)
+	s.key = append(s.key, s.image...)
+	s.key = append(s.key, 0)
+	s.key = append(s.key, s.flag...)
+	if s.model == nil || string(s.model) == "null" {
+		s.key = append(s.key, "\x00nomodel"...)
+	} else {
+		s.key = append(s.key, "\x00model"...)
+	}
+	s.key = append(s.key, 0)
+	s.key = append(s.key, s.endpoint...)
+	s.key = append(s.key, 0, s.configKind)
+	s.key = append(s.key, s.config...)
+	return RowShape{Name: s.name, SpecType: s.specType, Key: s.key}, true
+}
+
+var scanDoc Doc // errors are never formatted: any error means "slow path"
+
+type rowScanner struct {
+	p    jsonParser
+	keys []string
+	key  []byte
+
+	name, specType, flag, model, image []byte
+	endpoint                           string
+	spec                               bool
+	configKind                         byte // 'n' none or null, 'o' object
+	config                             []byte
+	built                              int // values the lean parser would build
+}
+
+// field handles one key of an object; it consumes the value.
+type fieldFunc func(depth int, key []byte) bool
+
+// object scans an object at p.pos, calling f for each key (duplicate
+// keys and keys with escapes refused).
+func (s *rowScanner) object(depth int, f fieldFunc) bool {
+	p := &s.p
+	if p.pos >= len(p.src) || p.src[p.pos] != '{' || (p.lim.MaxDepth > 0 && depth+2 > p.lim.MaxDepth) {
+		return false
+	}
+	p.pos++
+	p.ws()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		return true
+	}
+	var seen [16][]byte
+	n := 0
+	for {
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return false
+		}
+		start := p.pos + 1
+		if p.skipString() != nil {
+			return false
+		}
+		k := p.src[start : p.pos-1]
+		if bytes.IndexByte(k, '\\') >= 0 || n == len(seen) {
+			return false
+		}
+		for _, prev := range seen[:n] {
+			if bytes.Equal(prev, k) {
+				return false
+			}
+		}
+		seen[n] = k
+		n++
+		p.ws()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return false
+		}
+		p.pos++
+		p.ws()
+		if !f(depth+1, k) {
+			return false
+		}
+		p.ws()
+		if p.pos >= len(p.src) {
+			return false
+		}
+		switch p.src[p.pos] {
+		case ',':
+			p.pos++
+			p.ws()
+		case '}':
+			p.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// value scans any value; built values (those the lean parser builds)
+// have their objects checked for duplicate keys.
+func (s *rowScanner) value(depth int, built bool) bool {
+	p := &s.p
+	if p.pos >= len(p.src) {
+		return false
+	}
+	if !built {
+		return p.skipValue(depth) == nil
+	}
+	s.built++
+	switch p.src[p.pos] {
+	case '{':
+		return s.object(depth, func(d int, _ []byte) bool { return s.value(d, true) })
+	case '[':
+		if p.lim.MaxDepth > 0 && depth+2 > p.lim.MaxDepth {
+			return false
+		}
+		p.pos++
+		p.ws()
+		if p.pos < len(p.src) && p.src[p.pos] == ']' {
+			p.pos++
+			return true
+		}
+		for {
+			if !s.value(depth+1, true) {
+				return false
+			}
+			p.ws()
+			if p.pos >= len(p.src) {
+				return false
+			}
+			switch p.src[p.pos] {
+			case ',':
+				p.pos++
+				p.ws()
+			case ']':
+				p.pos++
+				return true
+			default:
+				return false
+			}
+		}
+	}
+	return p.skipValue(depth) == nil
+}
+
+// raw scans a value and returns its bytes.
+func (s *rowScanner) raw(depth int, built bool) ([]byte, bool) {
+	start := s.p.pos
+	if !s.value(depth, built) {
+		return nil, false
+	}
+	return s.p.src[start:s.p.pos], true
+}
+
+// str scans a string without escapes and returns its content.
+func (s *rowScanner) str() ([]byte, bool) {
+	p := &s.p
+	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		return nil, false
+	}
+	start := p.pos + 1
+	if p.skipString() != nil {
+		return nil, false
+	}
+	v := p.src[start : p.pos-1]
+	return v, bytes.IndexByte(v, '\\') < 0
+}
+
+func (s *rowScanner) root(depth int, k []byte) bool {
+	var ok bool
+	switch string(k) {
+	case "catalog_name":
+		s.name, ok = s.str()
+		return ok
+	case "spec_type":
+		s.specType, ok = s.str()
+		return ok
+	case "spec":
+		s.spec = true
+		return s.object(depth, s.specField)
+	}
+	return s.value(depth, false)
+}
+
+func (s *rowScanner) specField(depth int, k []byte) bool {
+	var ok bool
+	switch string(k) {
+	case "shards":
+		if s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == '{' {
+			return s.object(depth, func(d int, k []byte) bool {
+				if string(k) == "flags" && s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == '{' {
+					return s.object(d, func(d int, k []byte) bool {
+						if string(k) == "enable-runtime-v2" {
+							s.flag, ok = s.raw(d, true)
+							return ok
+						}
+						return s.value(d, true)
+					})
+				}
+				return s.value(d, true)
+			})
+		}
+		return s.value(depth, true)
+	case "syncSchedule":
+		s.model, ok = s.raw(depth, true)
+		return ok
+	case "endpoint":
+		return s.object(depth, s.endpointField)
+	}
+	return s.value(depth, false)
+}
+
+func (s *rowScanner) endpointField(depth int, k []byte) bool {
+	switch string(k) {
+	case "connector":
+		if s.endpoint == "" {
+			s.endpoint = "connector"
+		}
+		return s.object(depth, s.connectorField)
+	case "local", "dekaf":
+		if s.endpoint != "connector" {
+			// Extract takes the first of connector, local, dekaf present.
+			if s.endpoint == "" || (s.endpoint == "dekaf" && string(k) == "local") {
+				s.endpoint = string(k)
+			}
+		}
+	}
+	return s.value(depth, true)
+}
+
+func (s *rowScanner) connectorField(depth int, k []byte) bool {
+	var ok bool
+	switch string(k) {
+	case "image":
+		s.image, ok = s.str()
+		return ok
+	case "config":
+		p := &s.p
+		if p.pos < len(p.src) && p.src[p.pos] == '{' {
+			s.configKind = 'o'
+			return s.object(depth, s.configField)
+		}
+		if p.pos+4 <= len(p.src) && string(p.src[p.pos:p.pos+4]) == "null" {
+			s.configKind = 'n'
+			p.pos += 4
+			return true
+		}
+		return false // a path, or not an object: the slow way says what
+	}
+	return s.value(depth, true)
+}
+
+func (s *rowScanner) configField(depth int, k []byte) bool {
+	for _, want := range s.keys {
+		if bytes.HasPrefix(k, []byte(want)) {
+			v, ok := s.raw(depth, true)
+			s.config = append(s.config, 0)
+			s.config = append(s.config, k...)
+			s.config = append(s.config, 0)
+			s.config = append(s.config, v...)
+			return ok
+		}
+	}
+	return s.value(depth, false)
+}

@@ -1,0 +1,103 @@
+package tree
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+func leanSkip(configKeys []string) Skip {
+	return func(path []string, key string) bool {
+		switch len(path) {
+		case 0:
+			return key != "catalog_name" && key != "spec_type" && key != "spec"
+		case 1:
+			return path[0] == "spec" && key != "shards" && key != "syncSchedule" && key != "endpoint"
+		case 4:
+			if path[0] != "spec" || path[1] != "endpoint" || path[2] != "connector" || path[3] != "config" {
+				return false
+			}
+			for _, k := range configKeys {
+				if strings.HasPrefix(key, k) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+}
+
+var scanKeys = []string{"advanced", "sops", "syncSchedule", "uploadInterval", "upload_interval"}
+
+// ScanRow may say "read it the slow way" for anything, but when it says
+// a row is fine, the lean parser must agree and find the same values.
+func checkScanRow(t *testing.T, row []byte) {
+	t.Helper()
+	lim := Limits{MaxDepth: 50, MaxNodes: 20000}
+	shape, ok := ScanRow(row, lim, scanKeys, nil)
+	if !ok {
+		return
+	}
+	doc, err := ParseJSONSkipping("r", row, lim, leanSkip(scanKeys), nil)
+	if err != nil {
+		t.Fatalf("ScanRow accepted a row the parser refuses (%v): %q", err, row)
+	}
+	if name, _ := doc.Root.Get("catalog_name").Str(); name != string(shape.Name) || name == "" {
+		t.Fatalf("name %q, parser %q", shape.Name, name)
+	}
+	if typ, _ := doc.Root.Get("spec_type").Str(); typ != string(shape.SpecType) {
+		t.Fatalf("spec_type %q, parser %q", shape.SpecType, typ)
+	}
+	spec := doc.Root.Get("spec")
+	if spec == nil || spec.Kind != Object {
+		t.Fatalf("ScanRow accepted a row without a spec object: %q", row)
+	}
+	img := spec.Path("endpoint", "connector", "image")
+	if img != nil && !bytes.Contains(shape.Key, []byte(img.Value)) {
+		t.Fatalf("key %q lacks the image %q", shape.Key, img.Value)
+	}
+	if cfg := spec.Path("endpoint", "connector", "config"); cfg != nil && cfg.Kind != Object && cfg.Kind != Null {
+		t.Fatalf("ScanRow accepted a config of kind %v", cfg.Kind)
+	}
+}
+
+func TestScanRow(t *testing.T) {
+	good := `{"catalog_name":"a/b","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"h","syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[{"x":1}]}}`
+	shape, ok := ScanRow([]byte(good), DefaultLimits, scanKeys, nil)
+	if !ok || string(shape.Name) != "a/b" || !bytes.Contains(shape.Key, []byte(`{"syncFrequency":"1h"}`)) || bytes.Contains(shape.Key, []byte(`"h"`)) {
+		t.Fatalf("ok=%v shape=%q", ok, shape.Key)
+	}
+	other := strings.Replace(good, `"host":"h"`, `"host":"other"`, 1)
+	shape2, _ := ScanRow([]byte(other), DefaultLimits, scanKeys, nil)
+	if !bytes.Equal(shape.Key, shape2.Key) {
+		t.Error("a non-schedule config key changed the shape")
+	}
+	for _, bad := range []string{
+		strings.Replace(good, `"spec_type":"materialization",`, `"spec_type":"materialization","spec_type":"x",`, 1), // duplicate root key
+		strings.Replace(good, `"host":"h"`, `"host":"h","host":"i"`, 1),                                              // duplicate config key
+		strings.Replace(good, `"a/b"`, `"a\/b"`, 1),                                                                  // an escape in the name
+		strings.Replace(good, `{"host":"h","syncSchedule":{"syncFrequency":"1h"}}`, `"config.yaml"`, 1),              // a config path
+		strings.Replace(good, `"image":"ghcr.io/estuary/materialize-snowflake:v4"`, `"image":5`, 1),                  // a non-string image
+		good[:len(good)-1], // truncated
+		good + "x",         // trailing bytes
+		`{"catalog_name":"a/b","spec_type":"materialization"}`, // no spec
+		strings.Replace(good, `"catalog_name":"a/b"`, `"catalog_name":""`, 1),
+		strings.Replace(good, `"1h"`, "\"1\x01h\"", 1),
+	} {
+		if _, ok := ScanRow([]byte(bad), DefaultLimits, scanKeys, nil); ok {
+			t.Errorf("ScanRow accepted %q", bad)
+		}
+		checkScanRow(t, []byte(bad))
+	}
+}
+
+func FuzzScanRow(f *testing.F) {
+	if b, err := os.ReadFile("../../migrate/testdata/golden/dump/in/live_specs.ndjson"); err == nil {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			f.Add(line)
+		}
+	}
+	f.Fuzz(func(t *testing.T, row []byte) { checkScanRow(t, row) })
+}

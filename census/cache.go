@@ -1,0 +1,94 @@
+package census
+
+import (
+	"sync"
+
+	"schedtool/catalog"
+	"schedtool/catalog/tree"
+)
+
+// A dump repeats a few shapes of schedule over and over. A census row
+// depends only on the image, the runtime flag, whether a model schedule
+// is there, the endpoint kind and the config's schedule keys, so a row
+// whose bytes tree.ScanRow can read plainly is looked up by those bytes
+// (its shape) and decided once per shape; the rest are read and decided
+// one by one. Rows are counted by shape, and a shape's JSON is rendered
+// once.
+
+// verdict is a decided row without its task's name and place; has is
+// false for a shape that is not on a scheduling image.
+type verdict struct {
+	row    Row
+	has    bool
+	once   sync.Once
+	shared []byte // the row rendered without task, file and line
+}
+
+type verdicts struct {
+	mu sync.RWMutex
+	m  map[string]*verdict
+}
+
+// maxVerdicts bounds the cache: past it, new shapes are decided row by
+// row (memory stays bounded by the number of groups).
+const maxVerdicts = 50_000
+
+func (v *verdicts) get(key []byte) *verdict {
+	v.mu.RLock()
+	vd := v.m[string(key)]
+	v.mu.RUnlock()
+	return vd
+}
+
+func (v *verdicts) put(key []byte, vd *verdict) *verdict {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if old := v.m[string(key)]; old != nil {
+		return old
+	}
+	if len(v.m) >= maxVerdicts {
+		return nil
+	}
+	v.m[string(key)] = vd
+	return vd
+}
+
+// dumpRow decides one row of a dump: by its shape when it has a plain
+// one, else by reading it.
+func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, lim tree.Limits) (r Row, has bool, v *verdict, rr *catalog.RowResult) {
+	if b != nil && !c.NoCache {
+		shape, ok := tree.ScanRow(b, lim, keys, w.Scratch)
+		if ok {
+			w.Scratch = shape.Key[:0]
+			if string(shape.SpecType) != "materialization" {
+				return Row{}, false, nil, nil
+			}
+			if vd := cache.get(shape.Key); vd != nil {
+				if !vd.has {
+					return Row{}, false, nil, nil
+				}
+				r = vd.row
+				r.Task, r.File, r.Line = string(shape.Name), file, line
+				return r, true, vd, nil
+			}
+			res := w.Read(line, b)
+			if res.Mat == nil || res.Problem != nil {
+				return Row{}, false, nil, &res
+			}
+			r, has = c.RowOf(res.Mat)
+			vd := &verdict{row: r, has: has}
+			vd.row.Task, vd.row.File, vd.row.Line = "", "", 0
+			v = cache.put(shape.Key, vd)
+			if !has {
+				v = nil
+			}
+			return r, has, v, nil
+		}
+	}
+	res := w.Read(line, b)
+	if res.Mat == nil || res.Problem != nil {
+		return Row{}, false, nil, &res
+	}
+	r, has = c.RowOf(res.Mat)
+	return r, has, nil, nil
+}
