@@ -91,16 +91,9 @@ func sealedCatalog(t *testing.T, ext, plain string, sopsArgs ...string) (dir, cf
 
 func runWrite(t *testing.T, dir string) *Summary {
 	t.Helper()
-	reg := connector.Builtin()
-	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write, Format: "json"}, &out, &errb)
+	sum, err := crashRun(dir)
 	if err != nil || !sum.OK() {
-		t.Fatalf("migrate: %v %+v\n%s", err, sum, errb.String())
+		t.Fatalf("migrate: %v %+v", err, sum)
 	}
 	return sum
 }

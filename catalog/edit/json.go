@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"schedtool/catalog/tree"
+	"schedtool/internal/jsonstr"
 )
 
 // detectJSON finds the indentation unit of a pretty-printed document and
@@ -234,28 +235,6 @@ func writeJSON(b *strings.Builder, v any, pretty bool, ind, unit, eol, keySep, i
 	}
 }
 
-// appendJSONString quotes s as JSON does, without escaping <, > and &.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, `\u00`...)
-			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}
+func appendJSONString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
 
 func quote(s string) string { return string(appendJSONString(nil, s)) }

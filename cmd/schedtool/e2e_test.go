@@ -44,8 +44,13 @@ type run struct {
 // schedtool runs the binary from the repository root.
 func schedtool(t *testing.T, stdin string, args ...string) run {
 	t.Helper()
+	return schedtoolStdin(t, "../..", stdin, args...)
+}
+
+func schedtoolStdin(t *testing.T, dir, stdin string, args ...string) run {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Dir = "../.."
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -274,18 +279,7 @@ func TestExplainEndToEnd(t *testing.T) {
 // schedtoolIn runs the binary in dir.
 func schedtoolIn(t *testing.T, dir string, args ...string) run {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return run{code, out.String(), errb.String()}
+	return schedtoolStdin(t, dir, "", args...)
 }
 
 // copyFixtures copies fixtures/ into a temp dir and returns that dir.

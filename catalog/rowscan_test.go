@@ -1,33 +1,13 @@
-package tree
+package catalog
 
 import (
 	"bytes"
 	"os"
 	"strings"
 	"testing"
-)
 
-func leanSkip(configKeys []string) Skip {
-	return func(path []string, key string) bool {
-		switch len(path) {
-		case 0:
-			return key != "catalog_name" && key != "spec_type" && key != "spec"
-		case 1:
-			return path[0] == "spec" && key != "shards" && key != "syncSchedule" && key != "endpoint"
-		case 4:
-			if path[0] != "spec" || path[1] != "endpoint" || path[2] != "connector" || path[3] != "config" {
-				return false
-			}
-			for _, k := range configKeys {
-				if strings.HasPrefix(key, k) {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
-}
+	"schedtool/catalog/tree"
+)
 
 var scanKeys = []string{"advanced", "sops", "syncSchedule", "uploadInterval", "upload_interval"}
 
@@ -35,12 +15,14 @@ var scanKeys = []string{"advanced", "sops", "syncSchedule", "uploadInterval", "u
 // a row is fine, the lean parser must agree and find the same values.
 func checkScanRow(t *testing.T, row []byte) {
 	t.Helper()
-	lim := Limits{MaxDepth: 50, MaxNodes: 20000}
-	shape, ok := ScanRow(row, lim, scanKeys, nil)
+	lim := tree.Limits{MaxDepth: 50, MaxNodes: 20000}
+	shape, ok := tree.ScanRow(row, lim, scanKeys, nil)
 	if !ok {
 		return
 	}
-	doc, err := ParseJSONSkipping("r", row, lim, leanSkip(scanKeys), nil)
+	opts := DefaultOptions()
+	opts.Limits = lim
+	doc, err := RowParser(DumpOptions{Options: opts, ConfigKeys: scanKeys, Lean: true})("r", row)
 	if err != nil {
 		t.Fatalf("ScanRow accepted a row the parser refuses (%v): %q", err, row)
 	}
@@ -51,26 +33,26 @@ func checkScanRow(t *testing.T, row []byte) {
 		t.Fatalf("spec_type %q, parser %q", shape.SpecType, typ)
 	}
 	spec := doc.Root.Get("spec")
-	if spec == nil || spec.Kind != Object {
+	if spec == nil || spec.Kind != tree.Object {
 		t.Fatalf("ScanRow accepted a row without a spec object: %q", row)
 	}
 	img := spec.Path("endpoint", "connector", "image")
 	if img != nil && !bytes.Contains(shape.Key, []byte(img.Value)) {
 		t.Fatalf("key %q lacks the image %q", shape.Key, img.Value)
 	}
-	if cfg := spec.Path("endpoint", "connector", "config"); cfg != nil && cfg.Kind != Object && cfg.Kind != Null {
+	if cfg := spec.Path("endpoint", "connector", "config"); cfg != nil && cfg.Kind != tree.Object && cfg.Kind != tree.Null {
 		t.Fatalf("ScanRow accepted a config of kind %v", cfg.Kind)
 	}
 }
 
 func TestScanRow(t *testing.T) {
 	good := `{"catalog_name":"a/b","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"h","syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[{"x":1}]}}`
-	shape, ok := ScanRow([]byte(good), DefaultLimits, scanKeys, nil)
+	shape, ok := tree.ScanRow([]byte(good), tree.DefaultLimits, scanKeys, nil)
 	if !ok || string(shape.Name) != "a/b" || !bytes.Contains(shape.Key, []byte(`{"syncFrequency":"1h"}`)) || bytes.Contains(shape.Key, []byte(`"h"`)) {
 		t.Fatalf("ok=%v shape=%q", ok, shape.Key)
 	}
 	other := strings.Replace(good, `"host":"h"`, `"host":"other"`, 1)
-	shape2, _ := ScanRow([]byte(other), DefaultLimits, scanKeys, nil)
+	shape2, _ := tree.ScanRow([]byte(other), tree.DefaultLimits, scanKeys, nil)
 	if !bytes.Equal(shape.Key, shape2.Key) {
 		t.Error("a non-schedule config key changed the shape")
 	}
@@ -86,7 +68,7 @@ func TestScanRow(t *testing.T) {
 		strings.Replace(good, `"catalog_name":"a/b"`, `"catalog_name":""`, 1),
 		strings.Replace(good, `"1h"`, "\"1\x01h\"", 1),
 	} {
-		if _, ok := ScanRow([]byte(bad), DefaultLimits, scanKeys, nil); ok {
+		if _, ok := tree.ScanRow([]byte(bad), tree.DefaultLimits, scanKeys, nil); ok {
 			t.Errorf("ScanRow accepted %q", bad)
 		}
 		checkScanRow(t, []byte(bad))
@@ -94,7 +76,7 @@ func TestScanRow(t *testing.T) {
 }
 
 func FuzzScanRow(f *testing.F) {
-	if b, err := os.ReadFile("../../migrate/testdata/golden/dump/in/live_specs.ndjson"); err == nil {
+	if b, err := os.ReadFile("../migrate/testdata/golden/dump/in/live_specs.ndjson"); err == nil {
 		for _, line := range bytes.Split(b, []byte("\n")) {
 			f.Add(line)
 		}
