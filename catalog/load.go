@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"schedtool/catalog/tree"
 	"schedtool/finding"
@@ -123,6 +124,8 @@ func looksLikeDump(b []byte) bool {
 
 func describeErr(err error) string {
 	switch {
+	case errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
+		return "a symlink loop (too many levels of symbolic links)"
 	case errors.Is(err, fs.ErrNotExist):
 		return "no such file or directory"
 	case errors.Is(err, fs.ErrPermission):

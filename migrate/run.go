@@ -248,7 +248,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				if row.Task != nil && row.New == nil && strings.HasPrefix(row.Problem.Message, "row cannot be edited") {
 					r.sum.Refused++
 					fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Problem.Message))
-				} else if row.Task == nil {
+				} else {
 					r.problem(*row.Problem)
 				}
 			}

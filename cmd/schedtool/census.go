@@ -91,8 +91,13 @@ func (o *censusOptions) Run() error {
 	if err := w.End(tot); err != nil {
 		return fmt.Errorf("writing the census: %w", err)
 	}
-	if o.failIfRemaining && tot.Remaining > 0 {
-		return &reportError{fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, map[bool]string{true: "task", false: "tasks"}[tot.Remaining == 1])}
+	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
+		// An unreadable input may hide users: an unknown is not a zero.
+		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, pl(tot.Remaining, "task", "tasks"))
+		if tot.Unreadable > 0 {
+			msg += fmt.Sprintf(", and %d unreadable %s may hide more", tot.Unreadable, pl(tot.Unreadable, "input", "inputs"))
+		}
+		return &reportError{msg}
 	}
 	return nil
 }
