@@ -127,11 +127,13 @@ func TestCSVAndMarkdownEscaping(t *testing.T) {
 	w, _ := NewWriter("csv", &b)
 	w.Row(&Row{Task: "=HYPERLINK(\"x\")", Image: "img", Reason: "a, \"quoted\"\nline", Status: "ready"})
 	w.End(&Totals{})
-	want := "task,image,tag,family,runtime,kind,delay,model,status,reason,file,line\n\"'=HYPERLINK(\"\"x\"\")\",img,,,,,,false,ready,\"a, \"\"quoted\"\"\nline\",,0\n"
+	// Quotes are RFC 4180's; a newline or another control character is
+	// written as an escape, so that no cell starts a line of its own.
+	want := "task,image,tag,family,runtime,kind,delay,model,status,reason,file,line\n\"'=HYPERLINK(\"\"x\"\")\",img,,,,,,false,ready,\"a, \"\"quoted\"\"\\nline\",,0\n"
 	if b.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
 	}
-	if got := mdCell("a|b\nc"); got != `a\|b c` {
+	if got := mdCell("a|b\nc\x1b"); got != `a\|b\\nc\\x1b` {
 		t.Errorf("mdCell = %q", got)
 	}
 }

@@ -281,8 +281,10 @@ func newCSV(w *bufio.Writer) *csvWriter {
 	return &csvWriter{w: w, c: c}
 }
 
-// csvCell neutralises a cell a spreadsheet would read as a formula.
+// csvCell neutralises a cell a spreadsheet would read as a formula, and
+// escapes control characters (a terminal showing the file obeys them).
 func csvCell(s string) string {
+	s = report.Escape(s)
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}
@@ -322,7 +324,7 @@ func (m *markdownWriter) Unreadable(u *Unreadable) { m.bad = append(m.bad, *u) }
 
 // mdCell escapes a table cell.
 func mdCell(s string) string {
-	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;").Replace(s)
+	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;").Replace(report.Escape(s))
 	if s == "" {
 		return "-"
 	}

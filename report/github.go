@@ -14,8 +14,16 @@ type GitHub struct {
 	w *bufio.Writer
 }
 
-var ghData = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-var ghProp = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+var ghDataR = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+var ghPropR = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+
+// ghData and ghProp escape per the workflow-command rules, then escape
+// the other control characters (an ANSI sequence in the log) as text.
+type ghEscaper struct{ r *strings.Replacer }
+
+func (e ghEscaper) Replace(s string) string { return Escape(e.r.Replace(s)) }
+
+var ghData, ghProp = ghEscaper{ghDataR}, ghEscaper{ghPropR}
 
 func (g *GitHub) Finding(f *finding.Finding) {
 	cmd := "notice"

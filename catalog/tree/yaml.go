@@ -24,7 +24,7 @@ func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
 			d.Root = &Node{Kind: Null, Doc: d, Offset: 0, End: -1, line: 1, col: 1}
 			return d, nil
 		}
-		return nil, yamlError(file, err)
+		return nil, yamlHint(yamlError(file, err), src)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
@@ -42,6 +42,20 @@ func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+
+// yamlHint adds what is likely wrong to a bare scanner error: a tab
+// where YAML wants spaces.
+func yamlHint(err error, src []byte) error {
+	se, ok := err.(*SyntaxError)
+	if !ok || se.Line < 1 {
+		return err
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	if se.Line <= len(lines) && bytes.HasPrefix(bytes.TrimLeft(lines[se.Line-1], " "), []byte("\t")) {
+		se.Msg += " (a tab in the indentation: YAML indents with spaces)"
+	}
+	return se
+}
 
 func yamlError(file string, err error) error {
 	msg := err.Error()

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostile lists the cases of testdata/hostile: the message each command
+// must give (a regexp naming the file and the problem), and the exit
+// codes of validate, migrate (dry run) and census.
+var hostile = map[string]struct {
+	msg                       string
+	validate, migrate, census int
+	flags                     []string
+}{
+	"alias-bomb":            {msg: `alias-bomb/flow.yaml:1:12: .*alias bomb`},
+	"bad-merge":             {msg: `bad-merge/flow.yaml:3:9: .*merge key`},
+	"big-config":            {msg: `big-config/big.config.yaml: file is \d+ bytes, over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
+	"big-file":              {msg: `big-file/flow.yaml:1:1: .*over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
+	"binary-garbage":        {msg: `binary-garbage/flow.yaml:1:1: .*control characters`},
+	"config-absolute":       {msg: `config-absolute/flow.yaml:7:17: .*"/etc/passwd" is an absolute path`},
+	"config-dotdot":         {msg: `config-dotdot/flow.yaml:7:17: .*escapes the root directory`},
+	"config-file-list":      {msg: `config-file-list/list.config.yaml:1:1: .*must hold an object, not an array`},
+	"config-file-multidoc":  {msg: `config-file-multidoc/two.config.yaml:2:1: several YAML documents`},
+	"config-list":           {msg: `config-list/flow.yaml:7:17: .*must be an object or a relative path to a config file, not an array`},
+	"config-missing":        {msg: `config-missing/flow.yaml:7:17: cannot read config file .*no such file`},
+	"config-number":         {msg: `config-number/flow.yaml:7:17: .*not a number`},
+	"config-symlink-out":    {msg: `config-symlink-out/flow.yaml:7:17: .*resolves through a symlink .*outside the root`},
+	"deep-json":             {msg: `deep-json/flow.json:1:\d+: nesting deeper than 200 levels`},
+	"deep-yaml":             {msg: `deep-yaml/flow.yaml:1:\d+: nesting deeper than 200 levels`},
+	"dup-keys-json":         {msg: `dup-keys-json/flow.json:1:52: duplicate key "endpoint"`},
+	"dup-keys-row":          {msg: `dup-keys-row/live_specs.ndjson:1:\d+: row does not parse: duplicate key "host"`},
+	"dup-keys-yaml":         {msg: `dup-keys-yaml/flow.yaml:7:\d+: duplicate key "host"`},
+	"huge-number":           {msg: `cannot unmarshal number`, migrate: 0},
+	"image-not-string":      {msg: `image-not-string/flow.yaml:6:16: endpoint.connector.image must be a string`},
+	"import-absolute":       {msg: `import-absolute/flow.yaml:2:5: import "/etc/passwd" is an absolute path`},
+	"import-cycle":          {msg: `import-cycle/b.yaml:1:10: import cycle: .*a.yaml`},
+	"import-directory":      {msg: `import-directory/flow.yaml:1:10: cannot read import .*is a directory`},
+	"import-dotdot":         {msg: `import-dotdot/flow.yaml:2:5: .*escapes the root directory`},
+	"import-missing":        {msg: `import-missing/flow.yaml:1:10: cannot read import .*no such file`},
+	"import-self":           {msg: `import-self/flow.yaml:1:10: import cycle`},
+	"import-symlink-out":    {msg: `import-symlink-out/flow.yaml:1:10: .*resolves through a symlink .*outside the root`},
+	"import-url":            {msg: `import-url/flow.yaml:1:10: .*is a URL`},
+	"invalid-utf8-json":     {msg: `invalid-utf8-json/flow.json:1:\d+: invalid UTF-8`},
+	"invalid-utf8-row":      {msg: `invalid-utf8-row/live_specs.ndjson:2:\d+: row does not parse: invalid UTF-8`},
+	"invalid-utf8-yaml":     {msg: `invalid-utf8-yaml/flow.yaml:1:1: invalid leading UTF-8`},
+	"json-syntax":           {msg: `json-syntax/flow.json:1:28: unexpected '\}', expected a value`},
+	"long-row":              {msg: `long-row/live_specs.ndjson:2:1: row is longer than 500 bytes`, flags: []string{"--max-row-size", "500"}},
+	"materializations-list": {msg: `materializations-list/flow.yaml:1:19: materializations must be an object`},
+	"message-control":       {msg: `invalid duration "\\x07\\x1b\[2J"`, migrate: 0},
+	"multi-doc":             {msg: `multi-doc/flow.yaml:9:1: several YAML documents`},
+	"name-ansi":             {msg: `acmeCo/\\x1b\[31mred\\x1b\[0m`, validate: 0, migrate: 2},
+	"name-csv-formula":      {msg: `=HYPERLINK`, validate: 0, migrate: 2},
+	"name-newline":          {msg: `acmeCo/a\\nFAKE: line`, validate: 0, migrate: 2},
+	"name-percent":          {msg: `acmeCo/100%\\r\\n::error::x`, validate: 0, migrate: 2},
+	"name-pipe":             {msg: `acmeCo/a\|b\|c`, validate: 0, migrate: 2},
+	"nul-byte":              {msg: `nul-byte/flow.yaml:1:1: not a text file \(a NUL byte`},
+	"row-config-path":       {msg: `row-config-path/live_specs.ndjson:1:\d+: a stored spec's config must be inline`},
+	"row-garbage":           {msg: `row-garbage/live_specs.ndjson:1:1: row does not parse`},
+	"row-not-object":        {msg: `row-not-object/live_specs.ndjson:1:1: row is not a JSON object`},
+	"row-spec-not-object":   {msg: `row-spec-not-object/live_specs.ndjson:1:\d+: materialization row acmeCo/r has no spec object`},
+	"row-truncated":         {msg: `row-truncated/live_specs.ndjson:1:\d+: row does not parse: unexpected end of input`},
+	"source-scalar":         {msg: `source-scalar/flow.yaml:1:1: a catalog source must be an object`},
+	"symlink-loop":          {msg: `symlink-loop/flow.yaml:1:10: import "a.yaml": a symlink loop`},
+	"unknown-anchor":        {msg: `unknown-anchor/flow.yaml:1:1: unknown anchor 'nope'`},
+	"yaml-syntax":           {msg: `yaml-syntax/flow.yaml:\d+:1: `},
+	"yaml-tabs":             {msg: `yaml-tabs/flow.yaml:2:1: .*a tab in the indentation`},
+}
+
+// defaults: a problem is a finding for validate (2), an incomplete job
+// for migrate (1), and a listed unreadable input for census (0).
+func hostileCodes(name string) (v, m, c int) {
+	h := hostile[name]
+	v, m, c = 2, 1, h.census
+	switch name {
+	case "name-csv-formula", "name-percent", "name-pipe", "name-ansi", "name-newline":
+		v = h.validate
+	}
+	switch name {
+	case "huge-number", "message-control", "name-ansi", "name-newline", "name-csv-formula", "name-percent", "name-pipe":
+		m = h.migrate
+	}
+	return
+}
+
+// copyTreeLinks copies a tree, symlinks as symlinks.
+func copyTreeLinks(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, dst)
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// treeHashes hashes every file of a tree but those under skip.
+func treeHashes(t *testing.T, dir, skip string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && p == skip {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			out[p] = fmt.Sprintf("%x", sha256.Sum256(b))
+		}
+		return nil
+	})
+	return out
+}
+
+func runTimed(t *testing.T, dir string, args ...string) run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%v: timed out", args)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return run{code, out.String(), errb.String()}
+}
+
+// TestHostileInputs runs validate, migrate (dry run, then --write on a
+// copy) and census over every hostile input: the exit code, a message
+// naming the file and the problem, no panic, no escape sequence or bare
+// control character in any output, and no file outside the case touched.
+func TestHostileInputs(t *testing.T) {
+	src, _ := filepath.Abs("../../testdata/hostile")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || name == "_outside" {
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			h, ok := hostile[name]
+			if !ok {
+				t.Fatalf("testdata/hostile/%s has no expectation in hostile_test.go", name)
+			}
+			root := t.TempDir()
+			copyTreeLinks(t, src, root)
+			path := name
+			if _, err := os.Stat(filepath.Join(root, name, "live_specs.ndjson")); err == nil {
+				path = name + "/live_specs.ndjson"
+			}
+			msg := regexp.MustCompile(h.msg)
+			before := treeHashes(t, root, filepath.Join(root, name))
+			wantV, wantM, wantC := hostileCodes(name)
+			check := func(what string, r run, code int) {
+				t.Helper()
+				if r.code != code {
+					t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", what, r.code, code, r.stdout, r.stderr)
+				}
+				all := r.stdout + r.stderr
+				if strings.Contains(all, "panic:") || strings.Contains(all, "goroutine ") {
+					t.Errorf("%s panicked:\n%s", what, r.stderr)
+				}
+				if strings.ContainsAny(all, "\x1b\x07\x00\r") {
+					t.Errorf("%s wrote a raw control character:\n%q", what, all)
+				}
+				for _, line := range strings.Split(all, "\n") {
+					if strings.HasPrefix(line, "FAKE") || strings.HasPrefix(line, "::error::x") {
+						t.Errorf("%s: a name's newline made a line of its own: %q", what, line)
+					}
+				}
+			}
+			findingPrefix := regexp.MustCompile(`: (error|warning|info) [a-z-]+: `)
+			needMsg := func(what string, r run) {
+				t.Helper()
+				if !msg.MatchString(findingPrefix.ReplaceAllString(r.stdout+r.stderr, ": ")) {
+					t.Errorf("%s: no message matching %s in\nstdout: %s\nstderr: %s", what, h.msg, r.stdout, r.stderr)
+				}
+			}
+			args := func(cmd ...string) []string { return append(append(cmd, h.flags...), path) }
+			r := runTimed(t, root, args("validate")...)
+			check("validate", r, wantV)
+			needMsg("validate", r)
+			for _, format := range []string{"json", "sarif", "github"} {
+				check("validate -o "+format, runTimed(t, root, args("validate", "-o", format)...), wantV)
+			}
+			r = runTimed(t, root, args("migrate")...)
+			check("migrate", r, wantM)
+			if wantM != 2 {
+				needMsg("migrate", r)
+			}
+			check("migrate -o json", runTimed(t, root, args("migrate", "-o", "json")...), wantM)
+			r = runTimed(t, root, args("census")...)
+			check("census", r, wantC)
+			wide := runTimed(t, root, args("census", "-o", "wide")...)
+			needMsg("census", run{r.code, r.stdout + wide.stdout, r.stderr + wide.stderr})
+			for _, format := range []string{"wide", "json", "csv", "markdown"} {
+				check("census -o "+format, runTimed(t, root, args("census", "-o", format)...), wantC)
+			}
+			writeCode := wantM
+			if writeCode == 2 {
+				writeCode = 0
+			}
+			check("migrate --write", runTimed(t, root, args("migrate", "--write")...), writeCode)
+			if after := treeHashes(t, root, filepath.Join(root, name)); fmt.Sprint(after) != fmt.Sprint(before) {
+				t.Errorf("a file outside %s changed", name)
+			}
+			// No temp file is left in the case.
+			filepath.WalkDir(filepath.Join(root, name), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && strings.Contains(d.Name(), ".schedtool-") {
+					t.Errorf("temp file left behind: %s", p)
+				}
+				return nil
+			})
+		})
+	}
+	if n < 40 {
+		t.Errorf("the hostile corpus has %d inputs, want at least 40", n)
+	}
+}
+
+// In process, no command leaves a goroutine behind on hostile input.
+func TestHostileNoGoroutineLeak(t *testing.T) {
+	src, _ := filepath.Abs("../../testdata/hostile")
+	entries, _ := os.ReadDir(src)
+	base := runtime.NumGoroutine()
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "_outside" {
+			continue
+		}
+		h := hostile[e.Name()]
+		path := filepath.Join(src, e.Name())
+		if _, err := os.Stat(filepath.Join(path, "live_specs.ndjson")); err == nil {
+			path = filepath.Join(path, "live_specs.ndjson")
+		}
+		for _, cmd := range []string{"validate", "migrate", "census"} {
+			var out, errb bytes.Buffer
+			Main(append(append([]string{cmd}, h.flags...), path), Streams{In: strings.NewReader(""), Out: &out, Err: &errb})
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines after the runs, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])
+	}
+}
