@@ -50,6 +50,11 @@ func WriteFile(path string, old, data []byte) error {
 	})
 }
 
+// beforeRename, when set (by tests), runs just before a temp file is
+// checked and renamed into place: the window in which another process
+// could replace the target.
+var beforeRename func(target string)
+
 // atomicWrite writes a file through fill into a temp file beside target
 // and renames it there once check (if any) still passes.
 func atomicWrite(target string, mode fs.FileMode, fill func(io.Writer) error, check func() error) (err error) {
@@ -79,6 +84,9 @@ func atomicWrite(target string, mode fs.FileMode, fill func(io.Writer) error, ch
 	}
 	if err = tmp.Close(); err != nil {
 		return err
+	}
+	if beforeRename != nil {
+		beforeRename(target)
 	}
 	if check != nil {
 		if err = check(); err != nil {
