@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"schedtool/catalog/tree"
 	"schedtool/finding"
@@ -297,8 +298,8 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		}
 		return
 	}
-	if problem := checkText(src); problem != "" {
-		l.problem(path, 1, 1, "", problem)
+	if line, col, problem := checkText(src); problem != "" {
+		l.problem(path, line, col, "", problem)
 		return
 	}
 	doc, err := l.parse(displayName(path), src)
@@ -340,12 +341,30 @@ func displayName(path string) string {
 	return path
 }
 
-// checkText refuses input that is not text: invalid UTF-8 or NUL bytes.
-func checkText(b []byte) string {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		return fmt.Sprintf("not a text file (a NUL byte at offset %d)", i)
+// checkText refuses input that is not text: NUL bytes or invalid UTF-8,
+// with where the first one is.
+func checkText(b []byte) (line, col int, problem string) {
+	at := func(i int) (int, int) {
+		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		return bytes.Count(b[:i], []byte("\n")) + 1, utf8.RuneCount(b[start:i]) + 1
 	}
-	return ""
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		line, col = at(i)
+		return line, col, fmt.Sprintf("not a text file (a NUL byte at offset %d)", i)
+	}
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		line, col = at(i)
+		return line, col, fmt.Sprintf("not UTF-8 text (an invalid byte 0x%02x at offset %d)", b[i], i)
+	}
+	return 0, 0, ""
 }
 
 func article(k tree.Kind) string {

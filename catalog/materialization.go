@@ -166,9 +166,9 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
-	if problem := checkText(src); problem != "" {
+	if line, col, problem := checkText(src); problem != "" {
 		c.Err = p + ": " + problem
-		l.problem(p, 1, 1, "", problem)
+		l.problem(p, line, col, "", problem)
 		return
 	}
 	d, err := l.parse(p, src)

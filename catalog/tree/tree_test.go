@@ -123,7 +123,7 @@ func TestYAMLErrors(t *testing.T) {
 		"? [a]\n: 1\n":      "f.yaml:1:3: a mapping key must be a scalar",
 		"a: *nope\n":        "f.yaml:1:1: unknown anchor 'nope' referenced",
 		"a: &x [*x]\n":      "",
-		"\tkey: value\n":    "f.yaml:1:1: found character that cannot start any token",
+		"\tkey: value\n":    "f.yaml:1:1: found character that cannot start any token (a tab in the indentation: YAML indents with spaces)",
 	} {
 		_, err := ParseYAML("f.yaml", []byte(src), DefaultLimits)
 		got := ""

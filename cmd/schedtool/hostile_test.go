@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -28,7 +29,7 @@ var hostile = map[string]struct {
 	"bad-merge":             {msg: `bad-merge/flow.yaml:3:9: .*merge key`},
 	"big-config":            {msg: `big-config/big.config.yaml: file is \d+ bytes, over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
 	"big-file":              {msg: `big-file/flow.yaml:1:1: .*over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
-	"binary-garbage":        {msg: `binary-garbage/flow.yaml:1:1: .*control characters`},
+	"binary-garbage":        {msg: `binary-garbage/flow.yaml:2:\d+: not UTF-8 text`},
 	"config-absolute":       {msg: `config-absolute/flow.yaml:7:17: .*"/etc/passwd" is an absolute path`},
 	"config-dotdot":         {msg: `config-dotdot/flow.yaml:7:17: .*escapes the root directory`},
 	"config-file-list":      {msg: `config-file-list/list.config.yaml:1:1: .*must hold an object, not an array`},
@@ -52,9 +53,9 @@ var hostile = map[string]struct {
 	"import-self":           {msg: `import-self/flow.yaml:1:10: import cycle`},
 	"import-symlink-out":    {msg: `import-symlink-out/flow.yaml:1:10: .*resolves through a symlink .*outside the root`},
 	"import-url":            {msg: `import-url/flow.yaml:1:10: .*is a URL`},
-	"invalid-utf8-json":     {msg: `invalid-utf8-json/flow.json:1:\d+: invalid UTF-8`},
+	"invalid-utf8-json":     {msg: `invalid-utf8-json/flow.json:1:\d+: not UTF-8 text \(an invalid byte 0xff`},
 	"invalid-utf8-row":      {msg: `invalid-utf8-row/live_specs.ndjson:2:\d+: row does not parse: invalid UTF-8`},
-	"invalid-utf8-yaml":     {msg: `invalid-utf8-yaml/flow.yaml:1:1: invalid leading UTF-8`},
+	"invalid-utf8-yaml":     {msg: `invalid-utf8-yaml/flow.yaml:7:\d+: not UTF-8 text \(an invalid byte 0xff`},
 	"json-syntax":           {msg: `json-syntax/flow.json:1:28: unexpected '\}', expected a value`},
 	"long-row":              {msg: `long-row/live_specs.ndjson:2:1: row is longer than 500 bytes`, flags: []string{"--max-row-size", "500"}},
 	"materializations-list": {msg: `materializations-list/flow.yaml:1:19: materializations must be an object`},
@@ -65,7 +66,7 @@ var hostile = map[string]struct {
 	"name-newline":          {msg: `acmeCo/a\\nFAKE: line`, validate: 0, migrate: 2},
 	"name-percent":          {msg: `acmeCo/100%\\r\\n::error::x`, validate: 0, migrate: 2},
 	"name-pipe":             {msg: `acmeCo/a\|b\|c`, validate: 0, migrate: 2},
-	"nul-byte":              {msg: `nul-byte/flow.yaml:1:1: not a text file \(a NUL byte`},
+	"nul-byte":              {msg: `nul-byte/flow.yaml:8:17: not a text file \(a NUL byte`},
 	"row-config-path":       {msg: `row-config-path/live_specs.ndjson:1:\d+: a stored spec's config must be inline`},
 	"row-garbage":           {msg: `row-garbage/live_specs.ndjson:1:1: row does not parse`},
 	"row-not-object":        {msg: `row-not-object/live_specs.ndjson:1:1: row is not a JSON object`},
@@ -226,20 +227,32 @@ func TestHostileInputs(t *testing.T) {
 			check("validate", r, wantV)
 			needMsg("validate", r)
 			for _, format := range []string{"json", "sarif", "github"} {
-				check("validate -o "+format, runTimed(t, root, args("validate", "-o", format)...), wantV)
+				r := runTimed(t, root, args("validate", "-o", format)...)
+				check("validate -o "+format, r, wantV)
+				if format != "github" && !json.Valid([]byte(r.stdout)) {
+					t.Errorf("validate -o %s is not valid JSON:\n%s", format, r.stdout)
+				}
 			}
 			r = runTimed(t, root, args("migrate")...)
 			check("migrate", r, wantM)
 			if wantM != 2 {
 				needMsg("migrate", r)
 			}
-			check("migrate -o json", runTimed(t, root, args("migrate", "-o", "json")...), wantM)
+			r = runTimed(t, root, args("migrate", "-o", "json")...)
+			check("migrate -o json", r, wantM)
+			if !json.Valid([]byte(r.stdout)) {
+				t.Errorf("migrate -o json is not valid JSON:\n%s", r.stdout)
+			}
 			r = runTimed(t, root, args("census")...)
 			check("census", r, wantC)
 			wide := runTimed(t, root, args("census", "-o", "wide")...)
 			needMsg("census", run{r.code, r.stdout + wide.stdout, r.stderr + wide.stderr})
 			for _, format := range []string{"wide", "json", "csv", "markdown"} {
-				check("census -o "+format, runTimed(t, root, args("census", "-o", format)...), wantC)
+				r := runTimed(t, root, args("census", "-o", format)...)
+				check("census -o "+format, r, wantC)
+				if format == "json" && !json.Valid([]byte(r.stdout)) {
+					t.Errorf("census -o json is not valid JSON:\n%s", r.stdout)
+				}
 			}
 			writeCode := wantM
 			if writeCode == 2 {
