@@ -328,6 +328,7 @@ func TestMigrateEndToEnd(t *testing.T) {
 		{"migrate-write-and-out", []string{"migrate", "--write", "--out", "x", clean}, 1},
 		{"migrate-write-dump", []string{"migrate", "--write", goodDump}, 1},
 		{"migrate-out-mixed", []string{"migrate", "--out", "x", clean, goodDump}, 1},
+		{"migrate-out-inside", []string{"migrate", "--out", "fixtures/catalog/migrated", "fixtures/catalog"}, 1},
 		{"migrate-missing-path", []string{"migrate", "no/such/dir"}, 1},
 		{"migrate-no-path", []string{"migrate"}, 1},
 	} {

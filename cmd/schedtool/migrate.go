@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -142,6 +144,16 @@ func (o *migrateOptions) Validate() error {
 		o.run.Mode = migrate.OutDir
 		if st, err := os.Stat(o.out); err == nil && !st.IsDir() {
 			return &usageError{fmt.Sprintf("--out %s is a file; for a catalog tree, name a directory", o.out)}
+		}
+		out, _ := filepath.Abs(o.out)
+		for _, in := range o.inputs {
+			if st, err := os.Stat(in.Arg); err != nil || !st.IsDir() {
+				continue // only a directory is searched for more sources
+			}
+			root, _ := filepath.Abs(in.Root)
+			if rel, err := filepath.Rel(root, out); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+				return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
+			}
 		}
 	}
 	return nil
