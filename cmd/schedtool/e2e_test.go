@@ -52,6 +52,12 @@ func schedtoolStdin(t *testing.T, dir, stdin string, args ...string) run {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
+	return execRun(t, cmd)
+}
+
+// execRun runs cmd and collects its exit code and output.
+func execRun(t *testing.T, cmd *exec.Cmd) run {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -48,16 +48,7 @@ func faultRun(t *testing.T, dir, shell string, uid int) run {
 	if uid >= 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return run{code, out.String(), errb.String()}
+	return execRun(t, cmd)
 }
 
 // intact checks that a faulted write left the file and its directory as

@@ -151,19 +151,11 @@ func runTimed(t *testing.T, dir string, args ...string) run {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	r := execRun(t, cmd)
 	if ctx.Err() != nil {
 		t.Fatalf("%v: timed out", args)
 	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return run{code, out.String(), errb.String()}
+	return r
 }
 
 // TestHostileInputs runs validate, migrate (dry run, then --write on a
