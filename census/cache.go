@@ -5,6 +5,7 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/catalog/tree"
+	"schedtool/finding"
 )
 
 // A dump repeats a few shapes of schedule over and over. A census row
@@ -55,10 +56,11 @@ func (v *verdicts) put(key []byte, vd *verdict) *verdict {
 
 // dumpRow decides one row of a dump: by its shape when it has a plain
 // one, else by reading it.
-func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, lim tree.Limits) (r Row, has bool, v *verdict, rr *catalog.RowResult) {
+func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, lim tree.Limits) (r Row, has bool, v *verdict, problem *finding.Finding) {
+	var shape tree.RowShape
+	plain := false
 	if b != nil && !c.NoCache {
-		shape, ok := tree.ScanRow(b, lim, keys, w.Scratch)
-		if ok {
+		if shape, plain = tree.ScanRow(b, lim, keys, w.Scratch); plain {
 			w.Scratch = shape.Key[:0]
 			if string(shape.SpecType) != "materialization" {
 				return Row{}, false, nil, nil
@@ -71,24 +73,19 @@ func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line i
 				r.Task, r.File, r.Line = string(shape.Name), file, line
 				return r, true, vd, nil
 			}
-			res := w.Read(line, b)
-			if res.Mat == nil || res.Problem != nil {
-				return Row{}, false, nil, &res
-			}
-			r, has = c.RowOf(res.Mat)
-			vd := &verdict{row: r, has: has}
-			vd.row.Task, vd.row.File, vd.row.Line = "", "", 0
-			v = cache.put(shape.Key, vd)
-			if !has {
-				v = nil
-			}
-			return r, has, v, nil
 		}
 	}
 	res := w.Read(line, b)
 	if res.Mat == nil || res.Problem != nil {
-		return Row{}, false, nil, &res
+		return Row{}, false, nil, res.Problem
 	}
 	r, has = c.RowOf(res.Mat)
-	return r, has, nil, nil
+	if plain {
+		vd := &verdict{row: r, has: has}
+		vd.row.Task, vd.row.File, vd.row.Line = "", "", 0
+		if v = cache.put(shape.Key, vd); !has {
+			v = nil
+		}
+	}
+	return r, has, v, nil
 }

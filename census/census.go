@@ -201,11 +201,8 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
 		return catalog.ScanDumpRaw(rd, name, dopts, func(wk *catalog.Worker, line int, b []byte) out {
-			var o out
-			row, has, v, rr := c.dumpRow(cache, wk, name, line, b, keys, opts.Limits)
-			if rr != nil && rr.Problem != nil {
-				o.problem = rr.Problem
-			}
+			row, has, v, problem := c.dumpRow(cache, wk, name, line, b, keys, opts.Limits)
+			o := out{problem: problem}
 			if !has {
 				return o
 			}

@@ -60,14 +60,7 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 // SummaryLine is the census in one sentence.
 func SummaryLine(t *Totals) string {
 	return fmt.Sprintf("%d %s on scheduling images, %d still relying on connector-side pacing, %d unreadable %s",
-		t.Tasks, plural(t.Tasks, "task", "tasks"), t.Remaining, t.Unreadable, plural(t.Unreadable, "input", "inputs"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), t.Remaining, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
 }
 
 // table: the summary and the groups, for a terminal.

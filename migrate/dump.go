@@ -13,7 +13,8 @@ import (
 type Row struct {
 	Line    int
 	Task    *Task            // nil for rows that are not materializations
-	Problem *finding.Finding // a row that cannot be read or edited
+	Problem *finding.Finding // a row that cannot be read
+	Refused string           // why a row that migrates could not be edited
 	Old     []byte           // the row as read, when it changes
 	New     []byte           // the migrated row, nil when unchanged
 }
@@ -36,7 +37,7 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 			why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
 		}
 		if why != "" {
-			d.Action, d.Reason, d.Model = plan.Review, why, nil
+			review(&d, why)
 			p = patches{}
 		}
 		var ps []edit.Patch
@@ -53,13 +54,8 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		if len(ps) > 0 {
 			res, err := edit.Do(m.Source, ps, parse)
 			if err != nil {
-				msg := err.Error()
-				if e, ok := err.(*edit.Error); ok {
-					msg = e.Msg
-				}
-				d.Action, d.Reason, d.Model = plan.Review, "the row cannot be edited safely: "+msg, nil
-				out.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name,
-					Pos: finding.Position{File: name, Line: rr.Line, Column: 1}, Message: "row cannot be edited safely: " + msg}
+				out.Refused = "row cannot be edited safely: " + editMsg(err)
+				review(&d, "the "+out.Refused)
 			} else if len(res.Edits) > 0 {
 				out.Old = append([]byte(nil), m.Source.Src...)
 				out.New = res.New

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,16 +62,28 @@ type Result struct {
 
 // one is a materialization being migrated.
 type one struct {
-	m     *catalog.Materialization
-	d     plan.Decision
-	p     patches
-	files map[*tree.Doc]bool
+	m *catalog.Materialization
+	d plan.Decision
+	p patches
 }
 
 func (o *one) review(reason string) {
-	o.d.Action, o.d.Reason = plan.Review, reason
-	o.d.Model, o.d.ZeroConnector, o.d.RemoveUpdateDelay = nil, false, false
+	review(&o.d, reason)
 	o.p = patches{}
+}
+
+// review turns a decision into one a person must take, for reason.
+func review(d *plan.Decision, reason string) {
+	d.Action, d.Reason = plan.Review, reason
+	d.Model, d.ZeroConnector, d.RemoveUpdateDelay = nil, false, false
+}
+
+// editMsg is an edit's refusal without the file name (it is said apart).
+func editMsg(err error) string {
+	if e, ok := err.(*edit.Error); ok {
+		return e.Msg
+	}
+	return err.Error()
 }
 
 // Catalog plans and computes the edits of a loaded catalog.
@@ -90,8 +103,10 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	files := mg.edit(all)
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
-		for doc := range o.files {
-			t.Files = append(t.Files, doc.File)
+		for _, p := range o.p.list() {
+			if !slices.Contains(t.Files, p.Target.Doc.File) {
+				t.Files = append(t.Files, p.Target.Doc.File)
+			}
 		}
 		sort.Strings(t.Files)
 		res.Tasks = append(res.Tasks, t)
@@ -100,8 +115,9 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	return res
 }
 
-// shared makes the users of one config file agree: the file is edited
-// once when all ask for the same change, else none of them migrates.
+// shared makes the users of one config file agree: when all ask for the
+// same change, the editor makes it once (the same edit asked twice);
+// otherwise none of them migrates.
 func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) {
 	byMat := map[*catalog.Materialization]*one{}
 	for _, o := range all {
@@ -131,11 +147,6 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) {
 			}
 		}
 		if same {
-			for _, o := range users[1:] {
-				if o.p.config != nil {
-					o.p.config = &edit.Patch{} // the first user's edit serves all
-				}
-			}
 			continue
 		}
 		names := make([]string, len(users))
@@ -173,50 +184,37 @@ func (mg *Migrator) edit(all []*one) []*File {
 }
 
 func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
-	byDoc := map[*tree.Doc][]*one{}
+	type work struct {
+		users   []*one
+		patches []edit.Patch
+	}
+	byDoc := map[*tree.Doc]*work{}
 	var order []*tree.Doc
 	for _, o := range all {
-		o.files = map[*tree.Doc]bool{}
-		for _, p := range []*edit.Patch{o.p.model, o.p.config} {
-			if p == nil {
-				continue
+		for _, p := range o.p.list() {
+			w := byDoc[p.Target.Doc]
+			if w == nil {
+				w = &work{}
+				byDoc[p.Target.Doc] = w
+				order = append(order, p.Target.Doc)
 			}
-			if p.Target == nil {
-				// Served by another user's edit of a shared config file.
-				o.files[o.m.Config.Doc] = true
-				continue
+			if n := len(w.users); n == 0 || w.users[n-1] != o {
+				w.users = append(w.users, o)
 			}
-			doc := p.Target.Doc
-			if byDoc[doc] == nil {
-				order = append(order, doc)
-			}
-			if n := len(byDoc[doc]); n == 0 || byDoc[doc][n-1] != o {
-				byDoc[doc] = append(byDoc[doc], o)
-			}
-			o.files[doc] = true
+			w.patches = append(w.patches, *p)
 		}
 	}
 	for _, doc := range order {
-		users := byDoc[doc]
-		var ps []edit.Patch
-		var names []string
-		for _, o := range users {
-			names = append(names, o.m.Name)
-			for _, p := range []*edit.Patch{o.p.model, o.p.config} {
-				if p != nil && p.Target != nil && p.Target.Doc == doc {
-					ps = append(ps, *p)
-				}
-			}
+		w := byDoc[doc]
+		f := &File{Path: doc.File, Old: doc.Src}
+		for _, o := range w.users {
+			f.Tasks = append(f.Tasks, o.m.Name)
 		}
-		r, err := edit.Do(doc, ps, mg.reparse)
-		f := &File{Path: doc.File, Old: doc.Src, Tasks: names}
+		r, err := edit.Do(doc, w.patches, mg.reparse)
 		switch {
 		case err != nil:
-			f.Err = err.Error()
-			if e, ok := err.(*edit.Error); ok {
-				f.Err = e.Msg
-			}
-			for _, o := range users {
+			f.Err = editMsg(err)
+			for _, o := range w.users {
 				o.review("file " + doc.File + " cannot be edited safely: " + f.Err)
 			}
 			failed = append(failed, f)
@@ -239,9 +237,6 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
 	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
-	if m.Row != nil {
-		t.Line = m.Row.Line
-	}
 	if d.Action != plan.Migrate {
 		return t
 	}

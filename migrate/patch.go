@@ -54,6 +54,17 @@ type patches struct {
 	config *edit.Patch // on the config (inline, its file, or the sops stanza)
 }
 
+// list is the patches there are.
+func (p patches) list() []*edit.Patch {
+	var out []*edit.Patch
+	for _, x := range []*edit.Patch{p.model, p.config} {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
 // build turns a decision into patches; reason is set when the decision
 // cannot be carried out in these documents.
 func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry) (p patches, reason string) {

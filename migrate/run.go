@@ -75,6 +75,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	if err := r.dumps(inputs); err != nil {
 		return r.sum, err
 	}
+	r.sum.Pending = r.sum.Files + r.sum.Rows
 	if r.json != nil {
 		r.json.end(r.sum)
 	}
@@ -140,7 +141,6 @@ func (r *runner) catalog(inputs []catalog.Input) error {
 			}
 			continue
 		}
-		r.sum.Pending++
 		r.sum.Files++
 		switch r.opts.Mode {
 		case DryRun:
@@ -239,18 +239,16 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 	}
 	dopts := catalog.DumpOptions{Options: r.opts.Load}
-	var werr error
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		header := false
 		rows := 0
 		err := r.mg.Dump(rd, name, dopts, func(row Row) {
 			if row.Problem != nil {
-				if row.Task != nil && row.New == nil && strings.HasPrefix(row.Problem.Message, "row cannot be edited") {
-					r.sum.Refused++
-					fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Problem.Message))
-				} else {
-					r.problem(*row.Problem)
-				}
+				r.problem(*row.Problem)
+			}
+			if row.Refused != "" {
+				r.sum.Refused++
+				fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Refused))
 			}
 			if row.Task != nil {
 				r.task(row.Task)
@@ -259,7 +257,6 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				return
 			}
 			rows++
-			r.sum.Pending++
 			r.sum.Rows++
 			switch r.opts.Mode {
 			case DryRun:
@@ -276,10 +273,9 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				r.out.Write(row.New)
 				r.out.WriteByte('\n')
 			case OutFile:
+				// A write error sticks to the stream; Commit reports it.
 				outFile.Write(row.New)
-				if _, err := outFile.Write([]byte{'\n'}); err != nil && werr == nil {
-					werr = err
-				}
+				outFile.Write([]byte{'\n'})
 				r.sum.Written++
 			}
 		})
@@ -293,11 +289,8 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		return err
 	})
 	if outFile != nil {
-		if err != nil || werr != nil {
+		if err != nil {
 			outFile.Abort()
-			if err == nil {
-				err = fmt.Errorf("writing %s: %w", r.opts.Out, werr)
-			}
 			r.sum.Failed++
 			return err
 		}
@@ -318,7 +311,7 @@ func (r *runner) summary() {
 			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", "review": "need review", "skip": "skipped (V1)", "none": "with nothing to do"}[a]))
 		}
 	}
-	line := fmt.Sprintf("migrate: %d %s", s.Tasks, plural(s.Tasks, "materialization", "materializations"))
+	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
 	if len(acts) > 0 {
 		line += ": " + strings.Join(acts, ", ")
 	}
@@ -326,10 +319,10 @@ func (r *runner) summary() {
 	case DryRun:
 		var what []string
 		if s.Files > 0 || s.Rows == 0 {
-			what = append(what, fmt.Sprintf("%d %s", s.Files, plural(s.Files, "file", "files")))
+			what = append(what, fmt.Sprintf("%d %s", s.Files, report.Plural(s.Files, "file", "files")))
 		}
 		if s.Rows > 0 {
-			what = append(what, fmt.Sprintf("%d dump %s", s.Rows, plural(s.Rows, "row", "rows")))
+			what = append(what, fmt.Sprintf("%d dump %s", s.Rows, report.Plural(s.Rows, "row", "rows")))
 		}
 		line += fmt.Sprintf("; %s to change (dry run: --write applies, --out writes elsewhere)", strings.Join(what, " and "))
 	default:
@@ -348,13 +341,6 @@ func (r *runner) summary() {
 			r.note("  ... and %d more (-o json lists them all)", r.more)
 		}
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // jsonReport streams the -o json document: tasks, files, summary.

@@ -53,11 +53,14 @@ func SummaryLine(s finding.Summary) string {
 		plural(s.Tasks, "materialization"), plural(s.Files, "file"))
 }
 
-func plural(n int, word string) string {
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, Plural(n, word, word+"s")) }
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
+		return one
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return many
 }
 
 // Escape makes text safe for a terminal: control characters (newlines and

@@ -9,10 +9,9 @@ package edit
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"os"
 	"reflect"
 	"sort"
+	"strconv"
 
 	"schedtool/catalog/tree"
 	"schedtool/finding"
@@ -93,9 +92,6 @@ func Do(doc *tree.Doc, patches []Patch, parse Parser) (*Result, error) {
 		want = Intended(want, tree.SplitPointer(p.Target.Pointer()), p.Changes)
 	}
 	got, err := parse(doc.File, res.New)
-	if debug {
-		fmt.Printf("--- edited %s\n%s\n---\n", doc.File, res.New)
-	}
 	if err != nil {
 		return nil, &Error{doc.File, "the edited document does not parse (" + err.Error() + "); left unchanged"}
 	}
@@ -154,9 +150,7 @@ func Intended(root any, path []string, changes Map) any {
 		return c
 	case []any:
 		c = append([]any(nil), c...)
-		var i int
-		fmt.Sscan(path[0], &i)
-		if i >= 0 && i < len(c) {
+		if i, err := strconv.Atoi(path[0]); err == nil && i >= 0 && i < len(c) {
 			c[i] = Intended(c[i], path[1:], changes)
 		}
 		return c
@@ -192,12 +186,6 @@ func Generic(v any) any {
 		l := make([]any, len(x))
 		for i, e := range x {
 			l[i] = Generic(e)
-		}
-		return l
-	case []string:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = e
 		}
 		return l
 	}
@@ -240,11 +228,10 @@ type editor struct {
 type edit struct {
 	finding.TextEdit
 	depth int // deeper inserts at the same point go first
-	seq   int
 }
 
 func (e *editor) add(start, end int, text string, depth int) {
-	e.edits = append(e.edits, edit{TextEdit: finding.TextEdit{File: e.doc.File, Start: start, End: end, NewText: []byte(text)}, depth: depth, seq: len(e.edits)})
+	e.edits = append(e.edits, edit{TextEdit: finding.TextEdit{File: e.doc.File, Start: start, End: end, NewText: []byte(text)}, depth: depth})
 }
 
 func (e *editor) sorted() ([]finding.TextEdit, error) {
@@ -256,17 +243,14 @@ func (e *editor) sorted() ([]finding.TextEdit, error) {
 		if (a.End == a.Start) != (b.End == b.Start) {
 			return a.End == a.Start // an insert before a replacement at the same point
 		}
-		if a.depth != b.depth {
-			return a.depth > b.depth
-		}
-		return a.seq < b.seq
+		return a.depth > b.depth // else in the order they were asked (stable)
 	})
 	out := make([]finding.TextEdit, 0, len(e.edits))
 	for i, ed := range e.edits {
 		if i > 0 {
 			prev := out[len(out)-1]
-			if prev.Start == ed.Start && prev.End == ed.End && bytes.Equal(prev.NewText, ed.NewText) && ed.End > ed.Start {
-				continue // the same change asked twice (a shared node)
+			if prev.Start == ed.Start && prev.End == ed.End && bytes.Equal(prev.NewText, ed.NewText) {
+				continue // the same change asked twice (a shared node, a shared config file)
 			}
 			if ed.Start < prev.End {
 				return nil, &Error{e.doc.File, "two changes overlap in this document; left unchanged"}
@@ -279,48 +263,57 @@ func (e *editor) sorted() ([]finding.TextEdit, error) {
 
 // patch computes the edits of changes over obj.
 func (e *editor) patch(obj *tree.Node, changes Map, depth int) error {
+	if removesAll(obj, changes) {
+		// Removing every key leaves an empty object, not null.
+		return e.replace(obj, Map{}, depth-1)
+	}
 	var inserts Map
-	removed := 0
 	for _, kv := range changes {
 		f := obj.Field(kv.Key)
+		var err error
 		switch v := kv.Value.(type) {
 		case remove:
 			if f != nil {
-				removed++
-				if removed == len(obj.Fields) && len(inserts) == 0 && !hasInsert(changes) {
-					// Removing the last key leaves an empty object, not null.
-					return e.replace(obj, Map{}, depth-1)
-				}
-				if err := e.remove(obj, f, depth); err != nil {
-					return err
-				}
+				err = e.remove(obj, f, depth)
 			}
 		case Map:
-			if f != nil && f.Value.Kind == tree.Object {
-				if err := e.patch(f.Value, v, depth+1); err != nil {
-					return err
-				}
-			} else if f != nil {
-				if err := e.replace(f.Value, v, depth); err != nil {
-					return err
-				}
-			} else if hasInsert(v) {
+			switch {
+			case f != nil && f.Value.Kind == tree.Object:
+				err = e.patch(f.Value, v, depth+1)
+			case f != nil:
+				err = e.replace(f.Value, v, depth)
+			case hasInsert(v):
 				inserts = append(inserts, kv)
 			}
 		default:
 			if f != nil {
-				if err := e.replace(f.Value, kv.Value, depth); err != nil {
-					return err
-				}
+				err = e.replace(f.Value, kv.Value, depth)
 			} else {
 				inserts = append(inserts, kv)
 			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if len(inserts) > 0 {
 		return e.insert(obj, inserts, depth)
 	}
 	return nil
+}
+
+// removesAll reports whether changes remove every key of obj and set none.
+func removesAll(obj *tree.Node, changes Map) bool {
+	if len(obj.Fields) == 0 || hasInsert(changes) {
+		return false
+	}
+	n := 0
+	for _, kv := range changes {
+		if _, ok := kv.Value.(remove); ok && obj.Field(kv.Key) != nil {
+			n++
+		}
+	}
+	return n == len(obj.Fields)
 }
 
 // hasInsert reports whether changes set anything (not only removals).
@@ -338,8 +331,6 @@ func hasInsert(changes Map) bool {
 	}
 	return false
 }
-
-var debug = os.Getenv("SCHEDTOOL_EDIT_DEBUG") != ""
 
 func (e *editor) replace(n *tree.Node, v any, depth int) error {
 	if r, ok := v.(Replace); ok {

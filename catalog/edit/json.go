@@ -77,55 +77,36 @@ func (e *editor) jsonReplace(n *tree.Node, v any, depth int) error {
 
 func (e *editor) jsonInsert(obj *tree.Node, kvs Map, depth int) error {
 	multi := e.multiline(obj)
-	var ind string
+	ind, sep := "", e.itemSep
 	if multi {
 		ind = e.indent(obj.Fields[0].KeyOffset)
-	}
-	entry := func(kv KV) string {
-		return strconv.Quote(kv.Key) + e.keySepFor(multi) + e.jsonRender(kv.Value, ind, multi)
-	}
-	var rest Map
-	for _, kv := range kvs {
-		f := obj.Field(kv.Before)
-		if kv.Before == "" || f == nil {
-			rest = append(rest, kv)
-			continue
-		}
-		text := jsonKey(kv.Key) + e.keySepFor(multi) + e.jsonRender(kv.Value, ind, multi)
-		if multi && e.indent(f.KeyOffset) == ind && e.lineStart(f.KeyOffset)+len(ind) == f.KeyOffset {
-			// The key starts its line: the new one goes on lines of its own.
-			at := e.lineStart(f.KeyOffset)
-			e.add(at, at, ind+text+","+e.eol, depth)
-			continue
-		}
-		sep := e.itemSep
-		if multi {
-			sep = "," + e.eol + ind
-		}
-		e.add(f.KeyOffset, f.KeyOffset, text+sep, depth)
-	}
-	if len(rest) == 0 {
-		return nil
-	}
-	parts := make([]string, len(rest))
-	for i, kv := range rest {
-		parts[i] = entry(kv)
-	}
-	if len(obj.Fields) == 0 {
-		// {} → {"k": v}; a multi-line parent gets a multi-line object.
-		e.add(obj.Offset+1, obj.End-1, strings.Join(parts, e.itemSep), depth)
-		return nil
-	}
-	last := obj.Fields[len(obj.Fields)-1].Value
-	sep := e.itemSep
-	if multi {
 		sep = "," + e.eol + ind
 	}
-	e.add(last.End, last.End, sep+strings.Join(parts, sep), depth)
+	entry := func(kv KV) string { return quote(kv.Key) + e.keySepFor(multi) + e.jsonRender(kv.Value, ind, multi) }
+	var rest []string
+	for _, kv := range kvs {
+		f := obj.Field(kv.Before)
+		switch {
+		case kv.Before == "" || f == nil:
+			rest = append(rest, entry(kv))
+		case multi && e.indent(f.KeyOffset) == ind && e.lineStart(f.KeyOffset)+len(ind) == f.KeyOffset:
+			// The key starts its line: the new one goes on lines of its own.
+			at := e.lineStart(f.KeyOffset)
+			e.add(at, at, ind+entry(kv)+","+e.eol, depth)
+		default:
+			e.add(f.KeyOffset, f.KeyOffset, entry(kv)+sep, depth)
+		}
+	}
+	switch {
+	case len(rest) == 0:
+	case len(obj.Fields) == 0:
+		e.add(obj.Offset+1, obj.End-1, strings.Join(rest, e.itemSep), depth) // {} → {"k": v}
+	default:
+		last := obj.Fields[len(obj.Fields)-1].Value
+		e.add(last.End, last.End, sep+strings.Join(rest, sep), depth)
+	}
 	return nil
 }
-
-func jsonKey(k string) string { return string(appendJSONString(nil, k)) }
 
 func (e *editor) keySepFor(multi bool) string {
 	if multi {
@@ -135,9 +116,8 @@ func (e *editor) keySepFor(multi bool) string {
 }
 
 func (e *editor) jsonRemove(obj *tree.Node, f *tree.Field, depth int) error {
-	i := indexOf(obj, f)
-	switch {
-	case len(obj.Fields) == 1:
+	switch i := indexOf(obj, f); {
+	case len(obj.Fields) == 1: // keys are inserted in its place
 		e.add(obj.Offset+1, obj.End-1, "", depth)
 	case i > 0:
 		e.add(obj.Fields[i-1].Value.End, f.Value.End, "", depth)
@@ -180,9 +160,9 @@ func writeJSON(b *strings.Builder, v any, pretty bool, ind, unit, eol, keySep, i
 	case json.Number:
 		b.WriteString(string(x))
 	case Quoted:
-		b.Write(appendJSONString(nil, string(x)))
+		b.Write(jsonstr.Append(nil, string(x)))
 	case string:
-		b.Write(appendJSONString(nil, x))
+		b.Write(jsonstr.Append(nil, x))
 	case Map:
 		var kvs Map
 		for _, kv := range x {
@@ -202,7 +182,7 @@ func writeJSON(b *strings.Builder, v any, pretty bool, ind, unit, eol, keySep, i
 			if pretty {
 				b.WriteString(eol + ind + unit)
 			}
-			b.Write(appendJSONString(nil, kv.Key))
+			b.Write(jsonstr.Append(nil, kv.Key))
 			b.WriteString(keySep)
 			writeJSON(b, kv.Value, pretty, ind+unit, unit, eol, keySep, itemSep)
 		}
@@ -223,18 +203,11 @@ func writeJSON(b *strings.Builder, v any, pretty bool, ind, unit, eol, keySep, i
 			writeJSON(b, it, false, "", "", "", ks, sep)
 		}
 		b.WriteString("]")
-	case []string:
-		l := make([]any, len(x))
-		for i, s := range x {
-			l[i] = s
-		}
-		writeJSON(b, l, pretty, ind, unit, eol, keySep, itemSep)
 	default:
 		out, _ := json.Marshal(x)
 		b.Write(out)
 	}
 }
 
-func appendJSONString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
-
-func quote(s string) string { return string(appendJSONString(nil, s)) }
+// quote writes s as a JSON string, which is also a YAML double-quoted one.
+func quote(s string) string { return string(jsonstr.Append(nil, s)) }

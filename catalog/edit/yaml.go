@@ -45,7 +45,7 @@ func (e *editor) detectYAML() {
 // keyCol is the byte column (0-based) of a field's key.
 func (e *editor) keyCol(f *tree.Field) int { return f.KeyOffset - e.lineStart(f.KeyOffset) }
 
-// lineKind classifies the line starting at off: blank or comment only,
+// lineInfo classifies the line starting at off: blank or comment only,
 // and its indentation and whether it is a sequence entry ("- ").
 func (e *editor) lineInfo(off int) (blank bool, ind int, dash bool) {
 	end := e.lineEnd(off)
@@ -484,12 +484,6 @@ func (e *editor) yamlFlow(v any) string {
 		parts := make([]string, len(x))
 		for i, it := range x {
 			parts[i] = e.yamlFlow(it)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case []string:
-		parts := make([]string, len(x))
-		for i, it := range x {
-			parts[i] = yamlScalar(it)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	}

@@ -11,6 +11,7 @@ import (
 	"schedtool/catalog"
 	"schedtool/census"
 	"schedtool/plan"
+	"schedtool/report"
 )
 
 type censusOptions struct {
@@ -93,9 +94,9 @@ func (o *censusOptions) Run() error {
 	}
 	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
 		// An unreadable input may hide users: an unknown is not a zero.
-		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, pl(tot.Remaining, "task", "tasks"))
+		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task", "tasks"))
 		if tot.Unreadable > 0 {
-			msg += fmt.Sprintf(", and %d unreadable %s may hide more", tot.Unreadable, pl(tot.Unreadable, "input", "inputs"))
+			msg += fmt.Sprintf(", and %d unreadable %s may hide more", tot.Unreadable, report.Plural(tot.Unreadable, "input", "inputs"))
 		}
 		return &reportError{msg}
 	}

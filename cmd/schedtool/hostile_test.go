@@ -21,9 +21,9 @@ import (
 // must give (a regexp naming the file and the problem), and the exit
 // codes of validate, migrate (dry run) and census.
 var hostile = map[string]struct {
-	msg                       string
-	validate, migrate, census int
-	flags                     []string
+	msg   string
+	codes [3]int // validate, migrate, census; zero for the default below
+	flags []string
 }{
 	"alias-bomb":            {msg: `alias-bomb/flow.yaml:1:12: .*alias bomb`},
 	"bad-merge":             {msg: `bad-merge/flow.yaml:3:9: .*merge key`},
@@ -43,7 +43,7 @@ var hostile = map[string]struct {
 	"dup-keys-json":         {msg: `dup-keys-json/flow.json:1:52: duplicate key "endpoint"`},
 	"dup-keys-row":          {msg: `dup-keys-row/live_specs.ndjson:1:\d+: row does not parse: duplicate key "host"`},
 	"dup-keys-yaml":         {msg: `dup-keys-yaml/flow.yaml:7:\d+: duplicate key "host"`},
-	"huge-number":           {msg: `cannot unmarshal number`, migrate: 0},
+	"huge-number":           {msg: `cannot unmarshal number`, codes: [3]int{2, 0, 0}},
 	"image-not-string":      {msg: `image-not-string/flow.yaml:6:16: endpoint.connector.image must be a string`},
 	"import-absolute":       {msg: `import-absolute/flow.yaml:2:5: import "/etc/passwd" is an absolute path`},
 	"import-cycle":          {msg: `import-cycle/b.yaml:1:10: import cycle: .*a.yaml`},
@@ -59,13 +59,13 @@ var hostile = map[string]struct {
 	"json-syntax":           {msg: `json-syntax/flow.json:1:28: unexpected '\}', expected a value`},
 	"long-row":              {msg: `long-row/live_specs.ndjson:2:1: row is longer than 500 bytes`, flags: []string{"--max-row-size", "500"}},
 	"materializations-list": {msg: `materializations-list/flow.yaml:1:19: materializations must be an object`},
-	"message-control":       {msg: `invalid duration "\\x07\\x1b\[2J"`, migrate: 0},
+	"message-control":       {msg: `invalid duration "\\x07\\x1b\[2J"`, codes: [3]int{2, 0, 0}},
 	"multi-doc":             {msg: `multi-doc/flow.yaml:9:1: several YAML documents`},
-	"name-ansi":             {msg: `acmeCo/\\x1b\[31mred\\x1b\[0m`, validate: 0, migrate: 2},
-	"name-csv-formula":      {msg: `=HYPERLINK`, validate: 0, migrate: 2},
-	"name-newline":          {msg: `acmeCo/a\\nFAKE: line`, validate: 0, migrate: 2},
-	"name-percent":          {msg: `acmeCo/100%\\r\\n::error::x`, validate: 0, migrate: 2},
-	"name-pipe":             {msg: `acmeCo/a\|b\|c`, validate: 0, migrate: 2},
+	"name-ansi":             {msg: `acmeCo/\\x1b\[31mred\\x1b\[0m`, codes: [3]int{0, 2, 0}},
+	"name-csv-formula":      {msg: `=HYPERLINK`, codes: [3]int{0, 2, 0}},
+	"name-newline":          {msg: `acmeCo/a\\nFAKE: line`, codes: [3]int{0, 2, 0}},
+	"name-percent":          {msg: `acmeCo/100%\\r\\n::error::x`, codes: [3]int{0, 2, 0}},
+	"name-pipe":             {msg: `acmeCo/a\|b\|c`, codes: [3]int{0, 2, 0}},
 	"nul-byte":              {msg: `nul-byte/flow.yaml:8:17: not a text file \(a NUL byte`},
 	"row-config-path":       {msg: `row-config-path/live_specs.ndjson:1:\d+: a stored spec's config must be inline`},
 	"row-garbage":           {msg: `row-garbage/live_specs.ndjson:1:1: row does not parse`},
@@ -79,20 +79,15 @@ var hostile = map[string]struct {
 	"yaml-tabs":             {msg: `yaml-tabs/flow.yaml:2:1: .*a tab in the indentation`},
 }
 
-// defaults: a problem is a finding for validate (2), an incomplete job
-// for migrate (1), and a listed unreadable input for census (0).
+// hostileCodes are a case's exit codes. By default a problem is a
+// finding for validate (2), an incomplete job for migrate (1), and a
+// listed unreadable input for census (0).
 func hostileCodes(name string) (v, m, c int) {
-	h := hostile[name]
-	v, m, c = 2, 1, h.census
-	switch name {
-	case "name-csv-formula", "name-percent", "name-pipe", "name-ansi", "name-newline":
-		v = h.validate
+	codes := hostile[name].codes
+	if codes == ([3]int{}) {
+		codes = [3]int{2, 1, 0}
 	}
-	switch name {
-	case "huge-number", "message-control", "name-ansi", "name-newline", "name-csv-formula", "name-percent", "name-pipe":
-		m = h.migrate
-	}
-	return
+	return codes[0], codes[1], codes[2]
 }
 
 // copyTreeLinks copies a tree, symlinks as symlinks.

@@ -12,6 +12,7 @@ import (
 	"schedtool/catalog"
 	"schedtool/migrate"
 	"schedtool/plan"
+	"schedtool/report"
 )
 
 type migrateOptions struct {
@@ -166,17 +167,10 @@ func (o *migrateOptions) Run() error {
 	}
 	if !sum.OK() {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
-			sum.Problems, pl(sum.Problems, "input", "inputs"), sum.Refused, pl(sum.Refused, "file", "files"), sum.Failed, pl(sum.Failed, "file", "files"))
+			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
 	}
 	if o.run.Mode == migrate.DryRun && sum.Pending > 0 {
 		return &reportError{}
 	}
 	return nil
-}
-
-func pl(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
