@@ -209,6 +209,7 @@ func TestCensusEndToEnd(t *testing.T) {
 		{"census-markdown", []string{"census", "-o", "markdown", "fixtures/catalog", "fixtures/live_specs.ndjson"}, 0},
 		{"census-gate-remaining", []string{"census", "--fail-if-remaining", "-o", "json", "fixtures/catalog"}, 2},
 		{"census-gate-none", []string{"census", "--fail-if-remaining", clean}, 0},
+		{"census-gate-unreadable", []string{"census", "--fail-if-remaining", "testdata/hostile/row-truncated/live_specs.ndjson"}, 2},
 		{"census-empty-table", []string{"census", clean}, 0},
 		{"census-empty-wide", []string{"census", "-o", "wide", clean}, 0},
 		{"census-empty-json", []string{"census", "-o", "json", clean}, 0},
