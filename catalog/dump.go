@@ -259,7 +259,7 @@ func rowSkip(configKeys []string, lean bool) tree.Skip {
 				return false
 			}
 			if lean {
-				return key != "shards" && key != "syncSchedule" && key != "endpoint"
+				return key != "shards" && key != "syncSchedule" && key != "endpoint" && key != "delete"
 			}
 			return key == "bindings"
 		case 4:
@@ -335,10 +335,19 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		return rr
 	}
 	m := &Materialization{Name: name, Source: doc, Spec: spec, Row: &Row{Line: line}}
+	if m.Deleted() {
+		return rr // a deletion, not a task
+	}
+	if opts.Select != nil && !opts.Select.MatchName(name) {
+		return rr // not picked (the image is looked at below)
+	}
 	m.Row.LastPubID, _ = root.Get("last_pub_id").Str()
 	m.Row.ImageName, _ = root.Get("connector_image_name").Str()
 	m.Row.ImageTag, _ = root.Get("connector_image_tag").Str()
 	probs := Extract(m, opts)
+	if !opts.Select.Take(name, m.Image) {
+		return rr
+	}
 	if m.Config != nil && m.Config.RefNode != nil {
 		m.Config.Err = "a stored spec's config must be inline, not a file path"
 		probs = append(probs, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: name, Pos: Pos(m.Config.RefNode), Message: m.Config.Err})

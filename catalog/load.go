@@ -27,6 +27,13 @@ type Options struct {
 	MaxFileSize int64 // bytes; a larger source or config is refused
 	MaxRowSize  int   // bytes; a longer stored-spec row is refused
 	Stdin       io.Reader
+	// Root, when set (--root), is the containment root of every input;
+	// otherwise each input's root is the git work tree enclosing it, or
+	// its own directory.
+	Root string
+	// Select, when set, keeps only the tasks it picks and records which of
+	// its values picked one.
+	Select *Selection
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
@@ -41,8 +48,13 @@ func (e *UsageError) Error() string { return e.Msg }
 
 // Input is one PATH of the command line, resolved.
 type Input struct {
-	Arg     string   // as given
-	Root    string   // the directory imports and configs must stay inside
+	Arg     string // as given
+	Root    string // the directory imports and configs must stay inside
+	RootWhy string // how Root was chosen, for messages
+	Dir     string // the directory searched, for a directory PATH
+	// Scanned counts the YAML and JSON files seen while searching a
+	// directory (catalog sources or not).
+	Scanned int
 	Sources []string // catalog source files (display paths)
 	Dump    string   // a stored-spec dump file, or "-" for standard input
 	Stdin   []byte   // standard input, when Arg is "-"
@@ -67,7 +79,10 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			if int64(len(b)) > opts.MaxFileSize {
 				return nil, &UsageError{fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
 			}
-			in := Input{Arg: arg, Root: ".", Stdin: b}
+			in := Input{Arg: arg, Root: ".", RootWhy: "the working directory", Stdin: b}
+			if opts.Root != "" {
+				in.Root, in.RootWhy = filepath.Clean(opts.Root), "--root"
+			}
 			if looksLikeDump(b) {
 				in.Dump = "-"
 			} else {
@@ -81,14 +96,21 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
 		}
 		if st.IsDir() {
-			srcs, err := findSources(arg)
+			srcs, other, err := findSources(arg)
 			if err != nil {
 				return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
 			}
 			if len(srcs) == 0 {
-				return nil, &UsageError{fmt.Sprintf("%s: no flow.yaml or flow.json found under this directory", arg)}
+				if other > 0 {
+					return nil, &UsageError{fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: sources are named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json (give another file by its path)", arg, other, plural(other, "file", "files"))}
+				}
+				return nil, &UsageError{fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json)", arg)}
 			}
-			out = append(out, Input{Arg: arg, Root: filepath.Clean(arg), Sources: srcs})
+			in := Input{Arg: arg, Dir: filepath.Clean(arg), Sources: srcs, Scanned: len(srcs) + other}
+			if err := setRoot(&in, filepath.Clean(arg), opts.Root); err != nil {
+				return nil, err
+			}
+			out = append(out, in)
 			continue
 		}
 		f, err := os.Open(arg)
@@ -96,7 +118,10 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
 		}
 		f.Close()
-		in := Input{Arg: arg, Root: filepath.Dir(filepath.Clean(arg))}
+		in := Input{Arg: arg}
+		if err := setRoot(&in, filepath.Dir(filepath.Clean(arg)), opts.Root); err != nil {
+			return nil, err
+		}
 		if IsDumpPath(arg) {
 			in.Dump = filepath.Clean(arg)
 		} else {
@@ -139,22 +164,124 @@ func describeErr(err error) string {
 	return err.Error()
 }
 
-func findSources(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// IsSourceName reports whether a file name is a catalog source's:
+// flow.yaml|yml|json, or a name ending in .flow.yaml|yml|json (as
+// Estuary's examples name them: snowflake.flow.yaml).
+func IsSourceName(name string) bool {
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		if name == "flow"+ext || (strings.HasSuffix(name, ".flow"+ext) && len(name) > len(".flow"+ext)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isYAMLOrJSON(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// findSources lists the catalog sources under dir, hidden directories
+// skipped, and counts the other YAML and JSON files it saw.
+func findSources(dir string) (srcs []string, other int, err error) {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && (d.Name() == "flow.yaml" || d.Name() == "flow.json") {
-			out = append(out, filepath.Clean(p))
+		if d.IsDir() {
+			return nil
+		}
+		if IsSourceName(d.Name()) {
+			srcs = append(srcs, filepath.Clean(p))
+		} else if isYAMLOrJSON(d.Name()) {
+			other++
 		}
 		return nil
 	})
-	sort.Strings(out)
-	return out, err
+	sort.Strings(srcs)
+	return srcs, other, err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// setRoot chooses the containment root of an input whose own directory
+// is dir: --root when given (the input must be inside it), else the top
+// of the git work tree enclosing dir (a .git file or directory), else dir.
+// The root is written in the same form as the input's paths (relative or
+// absolute), so that paths can be compared with it.
+func setRoot(in *Input, dir, root string) error {
+	if root != "" {
+		st, err := os.Stat(root)
+		if err != nil {
+			return &UsageError{fmt.Sprintf("--root %s: %s", root, describeErr(err))}
+		}
+		if !st.IsDir() {
+			return &UsageError{fmt.Sprintf("--root %s: not a directory", root)}
+		}
+		r := sameForm(filepath.Clean(root), dir)
+		if !within(r, dir) && r != dir {
+			return &UsageError{fmt.Sprintf("%s is outside --root %s", in.Arg, root)}
+		}
+		in.Root, in.RootWhy = r, "--root"
+		return nil
+	}
+	if top := gitTop(dir); top != "" {
+		in.Root, in.RootWhy = top, "the enclosing git work tree"
+		return nil
+	}
+	in.Root, in.RootWhy = dir, "the PATH's own directory"
+	return nil
+}
+
+// sameForm writes p relative to the working directory when like is
+// relative, absolute when like is absolute.
+func sameForm(p, like string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if filepath.IsAbs(like) {
+		return abs
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil {
+		return rel
+	}
+	return p
+}
+
+// gitTop finds the closest directory at or above dir holding .git, by
+// climbing dir's path (in dir's own form); "" when there is none.
+func gitTop(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	cur := dir
+	for {
+		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
+			return cur
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return ""
+		}
+		abs, cur = parent, filepath.Join(cur, "..")
+	}
 }
 
 // Catalog is what was read from the sources of one or more inputs.
@@ -419,12 +546,12 @@ func (l *loader) contain(in Input, from, rel, what string) (string, string) {
 	}
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if !within(in.Root, p) {
-		return "", fmt.Sprintf("%s %q escapes the root directory %s", what, rel, in.Root)
+		return "", fmt.Sprintf("%s %q escapes the root directory %s (%s); give a wider one with --root DIR", what, rel, in.Root, in.RootWhy)
 	}
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		rootReal, err2 := filepath.EvalSymlinks(in.Root)
 		if err2 == nil && !within(rootReal, real) {
-			return "", fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s", what, rel, real, in.Root)
+			return "", fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it)", what, rel, real, in.Root, in.RootWhy)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Sprintf("%s %q: %s", what, rel, describeErr(err))

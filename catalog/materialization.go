@@ -59,6 +59,21 @@ func (m *Materialization) V2() (v2 bool, flag *tree.Node) {
 	return ok && s == "true", flag
 }
 
+// Deleted reports whether the spec is a deletion (delete: true): not a
+// task, skipped everywhere.
+func (m *Materialization) Deleted() bool {
+	d := m.Spec.Get("delete")
+	return d != nil && d.Kind == tree.Bool && d.Value == "true"
+}
+
+// Disabled reports whether the task's shards are disabled
+// (shards.disable: true). It is still a user of its schedule: it paces
+// again when enabled.
+func (m *Materialization) Disabled() bool {
+	d := m.Spec.Path("shards", "disable")
+	return d != nil && d.Kind == tree.Bool && d.Value == "true"
+}
+
 // ModelSchedule is the materialization's syncSchedule, nil when absent or null.
 func (m *Materialization) ModelSchedule() *tree.Node {
 	n := m.Spec.Get("syncSchedule")
@@ -89,7 +104,13 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 		return
 	}
 	m := &Materialization{Name: f.Key, Source: doc, Spec: f.Value}
+	if m.Deleted() {
+		return // a deletion, not a task
+	}
 	probs := Extract(m, l.opts)
+	if !l.opts.Select.Take(m.Name, m.Image) {
+		return
+	}
 	l.cat.Problems = append(l.cat.Problems, probs...)
 	if m.Config != nil && m.Config.RefNode != nil {
 		l.configFile(in, doc, m)

@@ -56,13 +56,16 @@ func (v *verdicts) put(key []byte, vd *verdict) *verdict {
 
 // dumpRow decides one row of a dump: by its shape when it has a plain
 // one, else by reading it.
-func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, lim tree.Limits) (r Row, has bool, v *verdict, problem *finding.Finding) {
+func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
 	var shape tree.RowShape
 	plain := false
 	if b != nil && !c.NoCache {
-		if shape, plain = tree.ScanRow(b, lim, keys, w.Scratch); plain {
+		if shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch); plain {
 			w.Scratch = shape.Key[:0]
 			if string(shape.SpecType) != "materialization" {
+				return Row{}, false, nil, nil
+			}
+			if !opts.Select.Take(string(shape.Name), string(shape.Image)) {
 				return Row{}, false, nil, nil
 			}
 			if vd := cache.get(shape.Key); vd != nil {

@@ -27,10 +27,13 @@ type Row struct {
 	Kind    string `json:"kind"`
 	Delay   string `json:"delay"` // "unknown" when it cannot be known
 	Model   bool   `json:"model"`
-	Status  string `json:"status"`
-	Reason  string `json:"reason"`
-	File    string `json:"file"`
-	Line    int    `json:"line"`
+	// Disabled is set for a task whose shards are disabled: still a user
+	// of its schedule (it paces again when enabled).
+	Disabled bool   `json:"disabled"`
+	Status   string `json:"status"`
+	Reason   string `json:"reason"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
 }
 
 // Remaining reports whether the task still relies on connector-side pacing.
@@ -47,7 +50,7 @@ type Unreadable struct {
 // Totals are the groups and the summary; they grow with the number of
 // groups, not of rows.
 type Totals struct {
-	Tasks, Remaining, Unreadable                   int
+	Tasks, Remaining, Unreadable, Disabled         int
 	ByStatus, ByImage, ByKind, ByRuntime, ByFamily map[string]int
 	RemainingByImage                               map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
@@ -64,6 +67,9 @@ func (t *Totals) add(r *Row) { t.addN(r, 1) }
 // addN counts n tasks whose rows are r but for their names.
 func (t *Totals) addN(r *Row, n int) {
 	t.Tasks += n
+	if r.Disabled {
+		t.Disabled += n
+	}
 	t.ByStatus[r.Status] += n
 	t.ByImage[r.Image] += n
 	t.ByKind[r.Kind] += n
@@ -121,7 +127,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	r := Row{Task: m.Name, Image: d.Entry.Image, Tag: d.Tag, Family: string(d.Entry.Family),
 		Runtime: "v1", Kind: string(d.Result.Kind), Model: d.HasModel, Status: status(d), Reason: d.Reason,
-		File: m.Source.File}
+		File: m.Source.File, Disabled: m.Disabled()}
 	if m.Spec != nil {
 		r.Line = m.Spec.Line()
 	}
@@ -201,7 +207,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
 		return catalog.ScanDumpRaw(rd, name, dopts, func(wk *catalog.Worker, line int, b []byte) out {
-			row, has, v, problem := c.dumpRow(cache, wk, name, line, b, keys, opts.Limits)
+			row, has, v, problem := c.dumpRow(cache, wk, name, line, b, keys, opts)
 			o := out{problem: problem}
 			if !has {
 				return o

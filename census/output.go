@@ -59,8 +59,12 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 
 // SummaryLine is the census in one sentence.
 func SummaryLine(t *Totals) string {
-	return fmt.Sprintf("%d %s on scheduling images, %d still relying on connector-side pacing, %d unreadable %s",
-		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), t.Remaining, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+	disabled := ""
+	if t.Disabled > 0 {
+		disabled = fmt.Sprintf(" (%d disabled)", t.Disabled)
+	}
+	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing, %d unreadable %s",
+		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
 }
 
 // table: the summary and the groups, for a terminal.
@@ -128,18 +132,25 @@ type wideWriter struct {
 
 func (t *wideWriter) Row(r *Row) {
 	if t.n == 0 {
-		fmt.Fprintln(t.tw, "TASK\tIMAGE\tTAG\tFAMILY\tRUNTIME\tKIND\tDELAY\tMODEL\tSTATUS\tREASON")
+		fmt.Fprintln(t.tw, "TASK\tIMAGE\tTAG\tFAMILY\tRUNTIME\tKIND\tDELAY\tMODEL\tDISABLED\tSTATUS\tREASON")
 	}
 	t.n++
 	model := "-"
 	if r.Model {
 		model = "yes"
 	}
-	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
-		r.Family, r.Runtime, r.Kind, r.Delay, model, r.Status, dash(report.Escape(r.Reason)))
+	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
+		r.Family, r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), r.Status, dash(report.Escape(r.Reason)))
 	if t.n%4096 == 0 {
 		t.tw.Flush() // keep memory bounded; columns stay aligned in blocks
 	}
+}
+
+func yesDash(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "-"
 }
 
 func dash(s string) string {
@@ -198,6 +209,8 @@ func (j *jsonWriter) Shared(r *Row) []byte {
 	}
 	b = append(b, `,"model":`...)
 	b = strconv.AppendBool(b, r.Model)
+	b = append(b, `,"disabled":`...)
+	b = strconv.AppendBool(b, r.Disabled)
 	b = append(b, `,"status":`...)
 	b = appendJSON(b, r.Status)
 	b = append(b, `,"reason":`...)
@@ -240,7 +253,7 @@ func (j *jsonWriter) End(t *Totals) error {
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
 	}, map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "byStatus": statusCounts(t),
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "byStatus": statusCounts(t),
 	}})
 	if err != nil {
 		return err
@@ -266,7 +279,7 @@ type csvWriter struct {
 	c *csv.Writer
 }
 
-var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "status", "reason", "file", "line"}
+var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "disabled", "status", "reason", "file", "line"}
 
 func newCSV(w *bufio.Writer) *csvWriter {
 	c := csv.NewWriter(w)
@@ -286,7 +299,7 @@ func csvCell(s string) string {
 
 func (c *csvWriter) Row(r *Row) {
 	c.c.Write([]string{csvCell(r.Task), csvCell(r.Image), csvCell(r.Tag), r.Family, r.Runtime, r.Kind, r.Delay,
-		strconv.FormatBool(r.Model), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line)})
+		strconv.FormatBool(r.Model), strconv.FormatBool(r.Disabled), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line)})
 }
 
 func (c *csvWriter) Unreadable(*Unreadable) {}
@@ -340,13 +353,13 @@ func (m *markdownWriter) End(t *Totals) error {
 		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n### %s (%d)\n\n| task | image | tag | runtime | kind | delay | model | reason |\n|---|---|---|---|---|---|---|---|\n", s, len(rows))
+		fmt.Fprintf(w, "\n### %s (%d)\n\n| task | image | tag | runtime | kind | delay | model | disabled | reason |\n|---|---|---|---|---|---|---|---|---|\n", s, len(rows))
 		for _, r := range rows {
 			model := "-"
 			if r.Model {
 				model = "yes"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Task), mdCell(r.Image), mdCell(r.Tag), r.Runtime, r.Kind, r.Delay, model, mdCell(r.Reason))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Task), mdCell(r.Image), mdCell(r.Tag), r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), mdCell(r.Reason))
 		}
 	}
 	if len(m.bad) > 0 {

@@ -7,6 +7,7 @@ import "bytes"
 type RowShape struct {
 	Name     []byte // catalog_name, decoded (it has no escapes)
 	SpecType []byte // spec_type, decoded
+	Image    []byte // endpoint.connector.image, decoded ("" when none)
 	// Key holds, as written, the image, the runtime flag, whether a model
 	// schedule is there, the endpoint kind and the config's schedule keys
 	// with their values: two rows with the same Key get the same census
@@ -41,6 +42,8 @@ func ScanRow(src []byte, lim Limits, configKeys []string, key []byte) (shape Row
 	s.key = append(s.key, s.image...)
 	s.key = append(s.key, 0)
 	s.key = append(s.key, s.flag...)
+	s.key = append(s.key, 0)
+	s.key = append(s.key, s.disable...)
 	if s.model == nil || string(s.model) == "null" {
 		s.key = append(s.key, "\x00nomodel"...)
 	} else {
@@ -50,7 +53,7 @@ func ScanRow(src []byte, lim Limits, configKeys []string, key []byte) (shape Row
 	s.key = append(s.key, s.endpoint...)
 	s.key = append(s.key, 0, s.configKind)
 	s.key = append(s.key, s.config...)
-	return RowShape{Name: s.name, SpecType: s.specType, Key: s.key}, true
+	return RowShape{Name: s.name, SpecType: s.specType, Image: s.image, Key: s.key}, true
 }
 
 var scanDoc Doc // errors are never formatted: any error means "slow path"
@@ -61,6 +64,7 @@ type rowScanner struct {
 	key  []byte
 
 	name, specType, flag, model, image []byte
+	disable                            []byte
 	endpoint                           string
 	spec                               bool
 	configKind                         byte // 'n' none or null, 'o' object
@@ -232,6 +236,10 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 						return s.value(d, true)
 					})
 				}
+				if string(k) == "disable" {
+					s.disable, ok = s.raw(d, true)
+					return ok
+				}
 				return s.value(d, true)
 			})
 		}
@@ -241,6 +249,8 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 		return ok
 	case "endpoint":
 		return s.object(depth, s.endpointField)
+	case "delete":
+		return false // a deletion (or not): the slow way decides
 	}
 	return s.value(depth, false)
 }

@@ -92,6 +92,9 @@ func (o *censusOptions) Run() error {
 	if err := w.End(tot); err != nil {
 		return fmt.Errorf("writing the census: %w", err)
 	}
+	if err := o.selected(); err != nil {
+		return err
+	}
 	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
 		// An unreadable input may hide users: an unknown is not a zero.
 		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task", "tasks"))

@@ -111,6 +111,9 @@ func (o *explainOptions) Run() error {
 	if err != nil {
 		return err
 	}
+	if err := o.selected(); err != nil {
+		return err
+	}
 	if found == nil {
 		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(o.paths, ", "))
 		if near := explain.Closest(o.name, names); len(near) > 0 {

@@ -151,7 +151,7 @@ func (o *migrateOptions) Validate() error {
 			if st, err := os.Stat(in.Arg); err != nil || !st.IsDir() {
 				continue // only a directory is searched for more sources
 			}
-			root, _ := filepath.Abs(in.Root)
+			root, _ := filepath.Abs(in.Arg)
 			if rel, err := filepath.Rel(root, out); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
 				return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
 			}
@@ -163,6 +163,9 @@ func (o *migrateOptions) Validate() error {
 func (o *migrateOptions) Run() error {
 	sum, err := o.migrator.Run(o.inputs, o.run, o.Out, o.Err)
 	if err != nil {
+		return err
+	}
+	if err := o.selected(); err != nil {
 		return err
 	}
 	if !sum.OK() {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/pprof"
 
@@ -26,8 +27,11 @@ type common struct {
 	Streams
 	connectors  string
 	maxFileSize int64
-	maxRowSize  int
+	maxRowSize  int64
 	quiet       bool
+	root        string
+	selector    catalog.Selector
+	selection   *catalog.Selection
 	cpuprofile  string
 	stopProfile func()
 }
@@ -62,9 +66,17 @@ func (c *common) registry() (*connector.Registry, error) {
 func (c *common) loadOptions() catalog.Options {
 	o := catalog.DefaultOptions()
 	o.MaxFileSize = c.maxFileSize
-	o.MaxRowSize = c.maxRowSize
+	o.MaxRowSize = int(c.maxRowSize)
 	o.Stdin = c.In
+	o.Root = c.root
+	o.Select = c.selection
 	return o
+}
+
+// selected is the selector's verdict after a run: a value that picked
+// no task is an error (exit 1), never a clean run.
+func (c *common) selected() error {
+	return c.selection.Err()
 }
 
 // Main runs schedtool with arguments and streams, and returns the exit code.
@@ -97,7 +109,7 @@ flag, an unreadable PATH, nothing found); 2 findings at or above --fail-on,
 changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
   schedtool schema model`,
-		Version:       version,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -109,12 +121,21 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&c.connectors, "connectors", "", "a registry file (JSON) that extends or overrides the builtin table of scheduling images")
-	pf.Int64Var(&c.maxFileSize, "max-file-size", 64<<20, "refuse a source or config file larger than this many bytes")
-	pf.IntVar(&c.maxRowSize, "max-row-size", 64<<20, "refuse a stored-spec row longer than this many bytes")
+	c.maxFileSize, c.maxRowSize = 64<<20, 64<<20
+	pf.Var(&sizeValue{&c.maxFileSize, math.MaxInt64}, "max-file-size", "refuse a source or config file larger than this (bytes, or with a unit: 64MiB, 512KiB)")
+	pf.Var(&sizeValue{&c.maxRowSize, math.MaxInt32}, "max-row-size", "refuse a stored-spec row longer than this (bytes, or with a unit: 64MiB, 512KiB)")
+	pf.StringVar(&c.root, "root", "", "the containment root: imports and config files must stay inside it (default: the enclosing git work tree, else the PATH's directory)")
+	pf.StringArrayVar(&c.selector.Names, "name", nil, "only the task with this catalog name (repeatable)")
+	pf.StringArrayVar(&c.selector.Prefixes, "prefix", nil, "only the tasks whose catalog name starts with this prefix (repeatable)")
+	pf.StringArrayVar(&c.selector.Images, "image", nil, "only the tasks on this connector image, named without tag (repeatable)")
 	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := c.selector.Check(); err != nil {
+			return err
+		}
+		c.selection = catalog.NewSelection(c.selector)
 		if c.cpuprofile == "" {
 			return nil
 		}

@@ -89,6 +89,9 @@ func (o *validateOptions) Run() error {
 	if err := w.End(sum); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
+	if err := o.selected(); err != nil {
+		return err
+	}
 	if sum.AtLeast(o.failSev) {
 		return &reportError{}
 	}

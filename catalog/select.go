@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"schedtool/schedule/connector"
+)
+
+// Selector picks materializations as flowctl's catalog commands do:
+// --name (exact catalog names), --prefix (catalog name prefixes) and
+// --image (connector image names, without tag). Names and prefixes are
+// alternatives (a task named by either is picked); images narrow that
+// further. The zero Selector picks every task.
+//
+// Its fields are plain so that a source that can filter itself (a
+// PostgreSQL query) can push the same selection down:
+//
+//	(catalog_name = ANY(Names) OR starts_with(catalog_name, ANY(Prefixes)))
+//	AND connector image name (tag removed) = ANY(Images)
+//
+// with each empty list dropping its clause.
+type Selector struct {
+	Names    []string
+	Prefixes []string
+	Images   []string
+}
+
+// IsZero reports whether the selector picks every task.
+func (s Selector) IsZero() bool {
+	return len(s.Names) == 0 && len(s.Prefixes) == 0 && len(s.Images) == 0
+}
+
+// Check refuses values that can never match: an empty one, or an image
+// given with a tag or digest (images are matched by name).
+func (s Selector) Check() error {
+	for _, v := range [][2]any{{"--name", s.Names}, {"--prefix", s.Prefixes}, {"--image", s.Images}} {
+		for _, x := range v[1].([]string) {
+			if strings.TrimSpace(x) == "" {
+				return &UsageError{fmt.Sprintf("%s: an empty value selects nothing", v[0])}
+			}
+		}
+	}
+	for _, img := range s.Images {
+		if name, tag := connector.SplitImage(img); name != img {
+			what := "tag " + tag
+			if tag == "" {
+				what = "digest"
+			}
+			return &UsageError{fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
+		}
+	}
+	return nil
+}
+
+// MatchName reports whether a catalog name is picked by the names and
+// prefixes (true when there are none).
+func (s Selector) MatchName(name string) bool {
+	if len(s.Names) == 0 && len(s.Prefixes) == 0 {
+		return true
+	}
+	for _, n := range s.Names {
+		if n == name {
+			return true
+		}
+	}
+	for _, p := range s.Prefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// MatchImage reports whether an image as written (name[:tag] or
+// name@digest, "" for none) is picked by the images (true when there
+// are none).
+func (s Selector) MatchImage(image string) bool {
+	if len(s.Images) == 0 {
+		return true
+	}
+	name, _ := connector.SplitImage(image)
+	for _, img := range s.Images {
+		if img == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Match reports whether a task with this name and image is picked.
+func (s Selector) Match(name, image string) bool {
+	return s.MatchName(name) && s.MatchImage(image)
+}
+
+// Selection is a Selector in use: it also records which of its values
+// picked a task, so that a value that picked none is an error (a typo
+// must not look like a clean run). It is safe for concurrent use; a nil
+// Selection picks everything.
+type Selection struct {
+	Selector
+	mu   sync.Mutex
+	hits map[string]bool // "--name\x00value"
+}
+
+// NewSelection returns the selection of s, or nil when s picks everything.
+func NewSelection(s Selector) *Selection {
+	if s.IsZero() {
+		return nil
+	}
+	return &Selection{Selector: s, hits: map[string]bool{}}
+}
+
+// Take reports whether the task is picked, and records the values that
+// picked it.
+func (s *Selection) Take(name, image string) bool {
+	if s == nil {
+		return true
+	}
+	if !s.Match(name, image) {
+		return false
+	}
+	imgName, _ := connector.SplitImage(image)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.Names {
+		if n == name {
+			s.hits["--name\x00"+n] = true
+		}
+	}
+	for _, p := range s.Prefixes {
+		if strings.HasPrefix(name, p) {
+			s.hits["--prefix\x00"+p] = true
+		}
+	}
+	for _, img := range s.Images {
+		if img == imgName {
+			s.hits["--image\x00"+img] = true
+		}
+	}
+	return true
+}
+
+// Unmatched lists, as flags, the values that picked no task.
+func (s *Selection) Unmatched() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, v := range []struct {
+		flag string
+		vals []string
+	}{{"--name", s.Names}, {"--prefix", s.Prefixes}, {"--image", s.Images}} {
+		for _, x := range v.vals {
+			if !s.hits[v.flag+"\x00"+x] {
+				out = append(out, v.flag+" "+x)
+			}
+		}
+	}
+	return out
+}
+
+// Err is a UsageError naming the values that picked no task, nil when
+// every value picked one.
+func (s *Selection) Err() error {
+	un := s.Unmatched()
+	if len(un) == 0 {
+		return nil
+	}
+	msg := "selects no materialization"
+	if len(un) > 1 {
+		msg = "select no materialization"
+	}
+	return &UsageError{fmt.Sprintf("%s %s (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)", strings.Join(un, ", "), msg)}
+}

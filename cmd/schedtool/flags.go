@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// sizeValue is a byte size flag: raw bytes or a number with a unit
+// (KiB, MiB, GiB; kB, MB, GB). Zero and negative sizes are refused.
+type sizeValue struct {
+	n   *int64
+	max int64
+}
+
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"kB", 1000}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"B", 1}}
+
+func (s *sizeValue) String() string { return strconv.FormatInt(*s.n, 10) }
+func (s *sizeValue) Type() string   { return "size" }
+
+func (s *sizeValue) Set(v string) error {
+	n, err := parseSize(v, s.max)
+	if err != nil {
+		return err
+	}
+	*s.n = n
+	return nil
+}
+
+// parseSize reads "64MiB", "512KiB", "1048576" or "1.5GiB".
+func parseSize(v string, max int64) (int64, error) {
+	t := strings.TrimSpace(v)
+	mult := int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("%q is not a size: give bytes, or a number with KiB, MiB or GiB (64MiB)", v)
+	}
+	b := f * float64(mult)
+	if b < 1 {
+		return 0, fmt.Errorf("%q: a size must be at least 1 byte", v)
+	}
+	if b > float64(max) {
+		return 0, fmt.Errorf("%q: a size must be at most %d bytes", v, max)
+	}
+	return int64(b), nil
+}
+
+// versionString is the module version and VCS revision of the binary,
+// from its build info; -ldflags "-X main.version=..." overrides it.
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at string
+	modified := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return v + " (no VCS revision in the build info)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v += ", revision " + rev
+	if at != "" {
+		v += " of " + at
+	}
+	if modified {
+		v += ", modified"
+	}
+	return v + ", " + bi.GoVersion
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (path relative to dir: content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snowflake is a V2 materialization on a 1h connector schedule.
+func snowflake(name, image string) string {
+	return "  " + name + `:
+    shards:
+      flags:
+        enable-runtime-v2: "true"
+    endpoint:
+      connector:
+        image: ` + image + `
+        config:
+          host: h
+          syncSchedule:
+            syncFrequency: 1h
+    bindings: []
+`
+}
+
+const sfImage = "ghcr.io/estuary/materialize-snowflake:v4"
+
+func expect(t *testing.T, r run, code int, stdout, stderr []string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+	for _, s := range stdout {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("stdout lacks %q:\n%s", s, r.stdout)
+		}
+	}
+	for _, s := range stderr {
+		if !strings.Contains(r.stderr, s) {
+			t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+		}
+	}
+}
+
+// Discovery: *.flow.yaml|yml|json as well as flow.yaml|yml|json, hidden
+// directories skipped; YAML without a catalog source is exit 1.
+func TestDiscovery(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"cat/snowflake.flow.yaml":     "materializations:\n" + snowflake("a/one", sfImage),
+		"cat/sub/flow.yml":            "materializations:\n" + snowflake("a/two", sfImage),
+		"cat/sub/other.flow.json":     `{"materializations": {}}`,
+		"cat/.hidden/flow.yaml":       "materializations:\n" + snowflake("a/hidden", sfImage),
+		"cat/notes.yaml":              "x: 1\n",
+		"cat/flow.yaml.bak":           "materializations:\n" + snowflake("a/bak", sfImage),
+		"nosource/config.yaml":        "host: h\n",
+		"nosource/deep/settings.json": "{}",
+		"empty/README":                "nothing",
+	})
+	r := schedtoolIn(t, dir, "census", "-o", "wide", "cat")
+	expect(t, r, 0, []string{"a/one", "a/two", "2 tasks on scheduling images"}, nil)
+	if strings.Contains(r.stdout, "a/hidden") || strings.Contains(r.stdout, "a/bak") {
+		t.Errorf("read a hidden directory or a non-source name:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "validate", "cat")
+	expect(t, r, 0, []string{"in 2 materializations from 3 files"}, nil)
+	r = schedtoolIn(t, dir, "validate", "nosource")
+	expect(t, r, 1, nil, []string{"nosource: 2 YAML or JSON files under this directory, but no catalog source", "*.flow.yaml"})
+	r = schedtoolIn(t, dir, "census", "empty")
+	expect(t, r, 1, nil, []string{"empty: no catalog source under this directory"})
+}
+
+// Root: the enclosing git work tree by default, else the PATH's own
+// directory, --root when given; an escape names the root and --root.
+func TestRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"repo/.git":                            "gitdir: elsewhere\n", // a worktree's .git is a file
+		"repo/shared/base.flow.yaml":           "materializations:\n" + snowflake("a/base", sfImage),
+		"repo/connector/tests/test.flow.yaml":  "import:\n  - ../../shared/base.flow.yaml\n",
+		"plain/shared/base.flow.yaml":          "materializations:\n" + snowflake("b/base", sfImage),
+		"plain/connector/tests/test.flow.yaml": "import:\n  - ../../shared/base.flow.yaml\n",
+		"plain/connector/tests/up.flow.yaml":   "import:\n  - ../../../../etc/passwd\n",
+	})
+	r := schedtoolIn(t, dir, "census", "-o", "wide", "repo/connector/tests/test.flow.yaml")
+	expect(t, r, 0, []string{"a/base"}, nil)
+	r = schedtoolIn(t, dir, "validate", "plain/connector/tests/test.flow.yaml")
+	expect(t, r, 2, []string{`import "../../shared/base.flow.yaml" escapes the root directory plain/connector/tests (the PATH's own directory); give a wider one with --root DIR`}, nil)
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "--root", "plain", "plain/connector/tests/test.flow.yaml")
+	expect(t, r, 0, []string{"b/base"}, nil)
+	r = schedtoolIn(t, dir, "validate", "--root", "plain", "plain/connector/tests/up.flow.yaml")
+	expect(t, r, 2, []string{"escapes the root directory plain (--root)"}, nil)
+	r = schedtoolIn(t, dir, "validate", "--root", "repo", "plain/connector/tests/test.flow.yaml")
+	expect(t, r, 1, nil, []string{"plain/connector/tests/test.flow.yaml is outside --root repo"})
+	r = schedtoolIn(t, dir, "validate", "--root", "nowhere", "plain")
+	expect(t, r, 1, nil, []string{"--root nowhere: no such file or directory"})
+	// An absolute PATH with a relative --root.
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "--root", "plain", filepath.Join(dir, "plain/connector/tests/test.flow.yaml"))
+	expect(t, r, 0, []string{"b/base"}, nil)
+}
+
+// Selectors on every command: names and prefixes are alternatives,
+// images narrow; a value that picks nothing is exit 1.
+func TestSelectors(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"cat/flow.yaml": "materializations:\n" + snowflake("acme/a/one", sfImage) + snowflake("acme/a/two", sfImage) +
+			snowflake("acme/b/three", "ghcr.io/estuary/materialize-bigquery:v3") + snowflake("other/four", sfImage),
+		"dump.ndjson": `{"catalog_name":"acme/d/five","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}
+{"catalog_name":"other/d/six","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-bigquery:v3","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}
+`,
+	})
+	tasks := func(out string) string {
+		var names []string
+		for _, n := range []string{"acme/a/one", "acme/a/two", "acme/b/three", "other/four", "acme/d/five", "other/d/six"} {
+			if strings.Contains(out, `"task":"`+n+`"`) || strings.Contains(out, `"task": "`+n+`"`) {
+				names = append(names, n)
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--prefix", "acme/a/"}, "acme/a/one acme/a/two"},
+		{[]string{"--name", "other/four", "--prefix", "acme/b/"}, "acme/b/three other/four"},
+		{[]string{"--prefix", "acme/", "--image", "ghcr.io/estuary/materialize-snowflake"}, "acme/a/one acme/a/two acme/d/five"},
+		{[]string{"--image", "ghcr.io/estuary/materialize-bigquery"}, "acme/b/three other/d/six"},
+		{[]string{"--name", "other/d/six", "--name", "acme/a/one"}, "acme/a/one other/d/six"},
+	} {
+		for _, cmd := range [][]string{{"census", "-o", "json"}, {"validate", "-o", "json", "--fail-on", "info"}, {"migrate", "-o", "json"}} {
+			args := append(append(append([]string{}, cmd...), tc.args...), "cat", "dump.ndjson")
+			r := schedtoolIn(t, dir, args...)
+			if got := tasks(r.stdout + r.stderr); got != tc.want || r.code == 1 {
+				t.Errorf("%v: exit %d, tasks %q, want %q\n%s%s", args, r.code, got, tc.want, r.stdout, r.stderr)
+			}
+		}
+	}
+	for _, cmd := range [][]string{{"census"}, {"validate"}, {"migrate"}, {"explain", "acme/a/one"}} {
+		args := append(append([]string{}, cmd...), "--prefix", "acme/", "--name", "acme/typo", "--image", "ghcr.io/estuary/materialize-redshift", "cat", "dump.ndjson")
+		r := schedtoolIn(t, dir, args...)
+		expect(t, r, 1, nil, []string{"--name acme/typo, --prefix acme/, --image ghcr.io/estuary/materialize-redshift select no materialization"})
+	}
+	r := schedtoolIn(t, dir, "census", "--image", "ghcr.io/estuary/materialize-snowflake:v4", "cat")
+	expect(t, r, 1, nil, []string{"give the image name without its tag v4 (--image ghcr.io/estuary/materialize-snowflake)"})
+	r = schedtoolIn(t, dir, "census", "--name", "", "cat")
+	expect(t, r, 1, nil, []string{"--name: an empty value selects nothing"})
+	// explain NAME within a selection.
+	r = schedtoolIn(t, dir, "explain", "--prefix", "acme/", "acme/a/two", "cat")
+	expect(t, r, 0, []string{"materialization acme/a/two"}, nil)
+}
+
+// Sizes take units; zero and negative sizes are usage errors.
+func TestSizes(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/one", sfImage)})
+	for _, tc := range []struct {
+		flag string
+		code int
+		msg  string
+	}{
+		{"--max-file-size=64MiB", 0, ""},
+		{"--max-file-size=4096", 0, ""},
+		{"--max-file-size=100B", 2, "over the limit of 100 (see --max-file-size)"},
+		{"--max-file-size=0", 1, `"0": a size must be at least 1 byte`},
+		{"--max-file-size=-5MiB", 1, "a size must be at least 1 byte"},
+		{"--max-row-size=0", 1, `"0": a size must be at least 1 byte`},
+		{"--max-row-size=512KiB", 0, ""},
+		{"--max-row-size=8GiB", 1, "a size must be at most"},
+		{"--max-file-size=lots", 1, `"lots" is not a size`},
+	} {
+		r := schedtoolIn(t, dir, "validate", tc.flag, "cat")
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.msg) {
+			t.Errorf("%s: exit %d, want %d with %q\n%s%s", tc.flag, r.code, tc.code, tc.msg, r.stdout, r.stderr)
+		}
+	}
+}
+
+// --version and -v print the module version and the VCS revision.
+func TestVersion(t *testing.T) {
+	for _, flag := range []string{"--version", "-v"} {
+		r := schedtool(t, "", flag)
+		expect(t, r, 0, []string{"schedtool version "}, nil)
+	}
+	if _, err := exec.Command("git", "-C", "../..", "rev-parse", "HEAD").Output(); err != nil {
+		t.Skip("not in a git work tree: no revision to compare with")
+	}
+	bin := filepath.Join(t.TempDir(), "schedtool")
+	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build -buildvcs=true: %v\n%s", err, out)
+	}
+	info, err := exec.Command("go", "version", "-m", bin).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rev, ok := strings.Cut(string(info), "vcs.revision=")
+	if !ok {
+		// go records no VCS stamp from a linked git worktree.
+		t.Skip("go recorded no VCS revision in this checkout")
+	}
+	r := execRun(t, exec.Command(bin, "-v"))
+	expect(t, r, 0, []string{"schedtool version (devel), revision " + rev[:12]}, nil)
+}
