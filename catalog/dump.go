@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 
 	"schedtool/catalog/tree"
@@ -266,12 +265,7 @@ func rowSkip(configKeys []string, lean bool) tree.Skip {
 			if configKeys == nil || path[0] != "spec" || path[1] != "endpoint" || path[2] != "connector" || path[3] != "config" {
 				return false
 			}
-			for _, k := range configKeys {
-				if strings.HasPrefix(key, k) {
-					return false
-				}
-			}
-			return true
+			return !tree.ConfigKeyMatch(key, configKeys)
 		}
 		return false
 	}

@@ -228,8 +228,11 @@ func (c *Config) prepare() {
 }
 
 // Value is the effective config as a generic value, encrypted values as
-// connector.Encrypted. With keys, only those top-level keys are converted
-// (what a schedule classification reads).
+// connector.Encrypted. With keys, only the top-level keys that match one of
+// them as encoding/json matches keys (case-insensitively, what a schedule
+// classification reads) are converted, as a connector.Object: objects keep
+// their keys in document order, since the connectors' decoding reports the
+// first defect it meets and lets the last of repeated keys win.
 func (c *Config) Value(keys ...string) any {
 	sealed := c.Sealed
 	leaf := func(n *tree.Node) (any, bool) {
@@ -241,13 +244,36 @@ func (c *Config) Value(keys ...string) any {
 	if len(keys) == 0 || c.Effective.Kind != tree.Object {
 		return c.Effective.Interface(leaf)
 	}
-	m := make(map[string]any, len(keys))
-	for _, k := range keys {
-		if v := c.Effective.Get(k); v != nil {
-			m[k] = v.Interface(leaf)
+	var obj connector.Object
+	for _, f := range c.Effective.Fields {
+		for _, k := range keys {
+			if strings.EqualFold(f.Key, k) {
+				obj = append(obj, connector.Field{Key: f.Key, Value: ordered(f.Value, leaf)})
+				break
+			}
 		}
 	}
-	return m
+	return obj
+}
+
+// ordered converts a node as Interface does, but objects become
+// connector.Objects in document order.
+func ordered(n *tree.Node, leaf func(*tree.Node) (any, bool)) any {
+	switch n.Kind {
+	case tree.Object:
+		o := make(connector.Object, len(n.Fields))
+		for i, f := range n.Fields {
+			o[i] = connector.Field{Key: f.Key, Value: ordered(f.Value, leaf)}
+		}
+		return o
+	case tree.Array:
+		l := make([]any, len(n.Items))
+		for i, x := range n.Items {
+			l[i] = ordered(x, leaf)
+		}
+		return l
+	}
+	return n.Interface(leaf)
 }
 
 // IsEncrypted reports whether a value is a sops ciphertext.
@@ -294,7 +320,7 @@ func (m *Materialization) ConnectorSchedule(reg *connector.Registry) (*connector
 		return entry, tag, connector.Result{Family: entry.Family, Kind: connector.KindInvalid,
 			Problems: []connector.Problem{{Kind: connector.ProblemInvalid, Msg: m.Config.Err}}}
 	}
-	var value any = map[string]any{}
+	var value any = connector.Object{}
 	if m.Config != nil {
 		value = m.Config.Value(reg.ConfigKeys(entry)...)
 	}

@@ -34,7 +34,10 @@ func behaviour(d plan.Decision, m *catalog.Materialization) []string {
 	} else {
 		out = append(out, fmt.Sprintf("jitter: the connector's commit grid had no offset; the runtime offsets it by a hash of the tenant (%s)", tenant))
 	}
-	out = append(out, "backfills: the connector did not delay while backfilling (the last 5 transactions each storing 1,000,000 documents or more); the runtime paces every transaction")
+	out = append(out, "backfills: the connector did not delay until it had seen 5 transactions that stored documents, nor while any of the last 5 stored 1,000,000 documents or more; the runtime paces every transaction")
+	if s := d.Result.Schedule; s != nil && s.Alternating && s.Spec.Timezone == "Local" {
+		out = append(out, "timezone: "+plan.LocalNote)
+	}
 	if d.ReplaceModel {
 		out = append(out, "the materialization's previous syncSchedule is replaced by the connector's schedule (--resolve=connector)")
 	}

@@ -81,6 +81,17 @@ type Planner struct {
 
 // Decide plans one materialization.
 func (p *Planner) Decide(m *catalog.Materialization) Decision {
+	d := p.decide(m)
+	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
+		// The connector reads keys case-insensitively: writing the
+		// sanctioned spelling beside another would merge the two.
+		d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel = Review, nil, false, false, false
+		d.Reason = "the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first"
+	}
+	return d
+}
+
+func (p *Planner) decide(m *catalog.Materialization) Decision {
 	v2, _ := m.V2()
 	d := Decision{V2: v2, HasModel: m.ModelSchedule() != nil}
 	d.Entry, d.Tag, d.Result = m.ConnectorSchedule(p.Registry)
@@ -136,8 +147,6 @@ func unconvertible(res connector.Result, m *catalog.Materialization) string {
 			}
 		}
 		return msg
-	case res.Schedule != nil && res.Schedule.Alternating && res.Schedule.Spec.Timezone == "Local":
-		return "the connector schedule's timezone is Local (the connector's host zone), which the runtime cannot know"
 	}
 	return ""
 }
@@ -158,6 +167,9 @@ func (p *Planner) convert(d Decision) Decision {
 	case connector.KindAlternating:
 		d.Situation, d.ZeroConnector = Alternating, true
 		d.Model = AlternatingModel(res.Schedule)
+		if res.Schedule.Spec.Timezone == "Local" {
+			d.Reason = LocalNote
+		}
 	case connector.KindUpdateDelay:
 		d.Situation = UpdateDelay
 		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
@@ -252,8 +264,16 @@ func AlternatingModel(s *connector.Parsed) *model.Spec {
 			}
 		}
 	}
-	return &model.Spec{BaseInterval: model.FormatDuration(connector.SlowFrequency), Timezone: s.Spec.Timezone, Windows: []model.WindowSpec{w}}
+	tz := s.Spec.Timezone
+	if tz == "Local" {
+		tz = "UTC" // the connector container's zone
+	}
+	return &model.Spec{BaseInterval: model.FormatDuration(connector.SlowFrequency), Timezone: tz, Windows: []model.WindowSpec{w}}
 }
+
+// LocalNote explains the timezone written for a connector schedule in
+// Local.
+const LocalNote = "the connector's timezone Local is its container's zone, which is UTC: the materialization schedule says timezone: UTC"
 
 // Describe is a one-line account of a decision.
 func (d Decision) Describe() string {

@@ -1,6 +1,9 @@
 package tree
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // RowShape is what ScanRow found in one stored-spec row: the raw bytes
 // (as written) of the few values a census decision depends on.
@@ -296,8 +299,13 @@ func (s *rowScanner) connectorField(depth int, k []byte) bool {
 }
 
 func (s *rowScanner) configField(depth int, k []byte) bool {
-	for _, want := range s.keys {
-		if bytes.HasPrefix(k, []byte(want)) {
+	for _, b := range k {
+		if b >= 0x80 {
+			return false // a key that may fold into a schedule key: the slow way reads it
+		}
+	}
+	if ConfigKeyMatch(string(k), s.keys) {
+		{
 			v, ok := s.raw(depth, true)
 			s.config = append(s.config, 0)
 			s.config = append(s.config, k...)
@@ -307,4 +315,22 @@ func (s *rowScanner) configField(depth int, k []byte) bool {
 		}
 	}
 	return s.value(depth, false)
+}
+
+// ConfigKeyMatch reports whether a config key may be one a schedule
+// classification reads: it starts with one of keys, ignoring case as
+// encoding/json does (the connectors' decoding), or it has a byte
+// outside ASCII (Unicode folds such as ſ for s).
+func ConfigKeyMatch(key string, keys []string) bool {
+	for i := 0; i < len(key); i++ {
+		if key[i] >= 0x80 {
+			return true
+		}
+	}
+	for _, want := range keys {
+		if len(key) >= len(want) && strings.EqualFold(key[:len(want)], want) {
+			return true
+		}
+	}
+	return false
 }

@@ -16,15 +16,21 @@ func TestParseDays(t *testing.T) {
 		t.Errorf("ParseDays(Su,T-Th) = %v", on)
 	}
 	for in, want := range map[string]string{
-		"M-F,":  `invalid day specification: ""`,
-		"F-M":   `invalid day specification: "F-M" (days of a range must be different and in increasing order)`,
-		"M-M":   `invalid day specification: "M-M" (days of a range must be different and in increasing order)`,
-		"M,Su":  `days specified in "M,Su" must be in ascending order and not repeat`,
-		"Su, T": `invalid day specification: " T"`,
-		"m-f":   `invalid day specification: "m-f"`,
-		"M-W,T": `days specified in "M-W,T" must be in ascending order and not repeat`,
-		"Mon":   `invalid day specification: "Mon"`,
-		"M-F-S": `invalid day specification: "M-F-S"`,
+		"M-F,":    `invalid day specification: ""`,
+		"F-M":     `invalid day specification: "F-M" (days of a range must be different and in increasing order)`,
+		"M-M":     `invalid day specification: "M-M" (days of a range must be different and in increasing order)`,
+		"M,Su":    `days specified in "M,Su" must be in ascending order and not repeat`,
+		"Su, T":   `invalid day specification: " T"`,
+		"m-f":     `invalid day specification: "m"`,
+		"mon-sun": `invalid day specification: "mon"`,
+		"M-sun":   `invalid day specification: "sun"`,
+		"M-":      `invalid day specification: ""`,
+		"-F":      `invalid day specification: ""`,
+		"M-W,T":   `days specified in "M-W,T" must be in ascending order and not repeat`,
+		"M-W,T-F": `days specified in "M-W,T-F" must be in ascending order and not repeat`,
+		"Mon":     `invalid day specification: "Mon"`,
+		"M-F-S":   `invalid day specification: "M-F-S"`,
+		"x-F-S":   `invalid day specification: "x-F-S"`,
 	} {
 		_, err := ParseDays(in)
 		if err == nil || err.Error() != want {
@@ -44,6 +50,20 @@ func TestLoadTimezone(t *testing.T) {
 			t.Errorf("LoadTimezone(%q) accepted", bad)
 		}
 	}
+	// Local is the connector container's zone, UTC, whatever the host says.
+	if loc, err := ParseTimezone("Local"); err != nil || loc != time.UTC {
+		t.Errorf("ParseTimezone(Local) = %v, %v; want UTC", loc, err)
+	}
+	for in, want := range map[string]string{
+		"+5:30":     `error parsing "+5:30": parsing time "+5:30" as "-07:00": cannot parse "+5:30" as "-07:00"`,
+		"+25:00":    `error parsing "+25:00": parsing time "+25:00": time zone offset hour out of range`,
+		"Mars/Base": `unknown or invalid timezone "Mars/Base": timezone must be a valid IANA timezone name or +HH:MM offset`,
+		"+0500":     `unknown or invalid timezone "+0500": timezone must be a valid IANA timezone name or +HH:MM offset`,
+	} {
+		if _, err := ParseTimezone(in); err == nil || err.Error() != want {
+			t.Errorf("ParseTimezone(%q) = %v, want %s", in, err, want)
+		}
+	}
 }
 
 func TestParseISO8601(t *testing.T) {
@@ -53,24 +73,35 @@ func TestParseISO8601(t *testing.T) {
 			t.Errorf("ParseISO8601(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
+	const over = " is invalid: must be no greater than 4 hours"
 	for in, want := range map[string]string{
-		"P1D":                      `upload_interval "P1D" must not use years, months, weeks or days`,
-		"PT5H":                     `upload_interval "PT5H" must be at most 4 hours`,
-		"PT4H1S":                   `upload_interval "PT4H1S" must be at most 4 hours`,
-		"PT1.5H":                   `invalid ISO-8601 duration "PT1.5H" (expected a form like PT15M)`,
-		"15m":                      `invalid ISO-8601 duration "15m" (expected a form like PT15M)`,
-		"PT15":                     `invalid ISO-8601 duration "PT15" (expected a form like PT15M)`,
-		"PT1M1H":                   `invalid ISO-8601 duration "PT1M1H" (expected a form like PT15M)`,
-		"pt15m":                    `invalid ISO-8601 duration "pt15m" (expected a form like PT15M)`,
-		"PTT1M":                    `invalid ISO-8601 duration "PTT1M" (expected a form like PT15M)`,
-		"P1W":                      `upload_interval "P1W" must not use years, months, weeks or days`,
-		"PT-1M":                    `invalid ISO-8601 duration "PT-1M" (expected a form like PT15M)`,
-		"PT999999999999999999999M": `invalid ISO-8601 duration "PT999999999999999999999M" (expected a form like PT15M)`,
+		"P1D":                      `upload_interval "P1D"` + over,
+		"P1Y":                      `upload_interval "P1Y"` + over,
+		"P1M":                      `upload_interval "P1M"` + over,
+		"P1W":                      `upload_interval "P1W"` + over,
+		"P1DT0H":                   `upload_interval "P1DT0H"` + over,
+		"PT5H":                     `upload_interval "PT5H"` + over,
+		"PT4H1S":                   `upload_interval "PT4H1S"` + over,
+		"PT241M":                   `upload_interval "PT241M"` + over,
+		"PT1.5H":                   "could not parse duration string",
+		"15m":                      "could not parse duration string",
+		"PT15":                     "could not parse duration string",
+		"PT1M1H":                   "could not parse duration string",
+		"pt15m":                    "could not parse duration string",
+		"PTT1M":                    "could not parse duration string",
+		"PT-1M":                    "could not parse duration string",
+		"":                         "could not parse duration string",
+		"PT999999999999999999999M": `strconv.Atoi: parsing "999999999999999999999": value out of range`,
 	} {
 		_, err := ParseISO8601(in)
 		if err == nil || err.Error() != want {
 			t.Errorf("ParseISO8601(%q) = %v, want %s", in, err, want)
 		}
+	}
+	// The connector sums in int64 nanoseconds: a huge count wraps around
+	// to a negative interval, which it accepts.
+	if d, err := ParseISO8601("PT9223372037S"); err != nil || d >= 0 {
+		t.Errorf("ParseISO8601(PT9223372037S) = %v, %v; want a negative duration", d, err)
 	}
 }
 
@@ -96,9 +127,13 @@ func TestParseSyncScheduleTexts(t *testing.T) {
 		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "Mars/Base", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00"}, "/timezone",
 			p + `unknown or invalid timezone "Mars/Base": timezone must be a valid IANA timezone name or +HH:MM offset`},
 		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "25:00", FastSyncStopTime: "17:00"}, "/fastSyncStartTime",
-			p + `invalid alternate start time "25:00" (time of day should look like '13:00'): parsing time "25:00": hour out of range`},
+			p + `invalid alternate start time "25:00" (time of day should look like '13:00'): could not parse "25:00" as clock time: parsing time "25:00": hour out of range`},
 		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "5pm"}, "/fastSyncStopTime",
-			p + `invalid alternate end time "5pm" (time of day should look like '13:00'): parsing time "5pm" as "15:04": cannot parse "pm" as ":"`},
+			p + `invalid alternate end time "5pm" (time of day should look like '13:00'): could not parse "5pm" as clock time: parsing time "5pm" as "15:04": cannot parse "pm" as ":"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "+5:30", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00"}, "/timezone",
+			p + `error parsing "+5:30": parsing time "+5:30" as "-07:00": cannot parse "+5:30" as "-07:00"`},
+		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "mon-sun"}, "/fastSyncEnabledDays",
+			p + `parsing alternate active days: invalid day specification: "mon"`},
 		{SyncScheduleSpec{SyncFrequency: "15m", Timezone: "UTC", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "Su, T"}, "/fastSyncEnabledDays",
 			p + `parsing alternate active days: invalid day specification: " T"`},
 	} {
@@ -192,8 +227,11 @@ func TestClassify(t *testing.T) {
 
 func TestRegistry(t *testing.T) {
 	reg := Builtin()
-	if n := len(reg.Images); n != 16 {
-		t.Errorf("builtin registry has %d images, want 16", n)
+	if n := len(reg.Images); n != 17 {
+		t.Errorf("builtin registry has %d images, want 17", n)
+	}
+	if e, _, ok := reg.Lookup("ghcr.io/estuary/materialize-starburst:v1"); !ok || e.Family != FamilySyncSchedule || len(e.Seed) != 1 || e.Seed[0].Pointer != "/account" {
+		t.Errorf("starburst: %+v", e)
 	}
 	for ref, want := range map[string]string{
 		"ghcr.io/estuary/materialize-snowflake:v4":          "v4",

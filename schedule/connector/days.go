@@ -21,21 +21,34 @@ func ParseDays(s string) ([7]bool, error) {
 		return [7]bool{true, true, true, true, true, true, true}, nil
 	}
 	last := -1
-	for _, part := range strings.Split(s, ",") {
-		from, to, isRange := strings.Cut(part, "-")
-		a, okA := dayTokens[from]
-		if !okA {
-			return on, fmt.Errorf("invalid day specification: %q", part)
+	token := func(t string) (int, error) {
+		if d, ok := dayTokens[t]; ok {
+			return d, nil
 		}
-		b := a
-		if isRange {
-			var okB bool
-			if b, okB = dayTokens[to]; !okB {
-				return on, fmt.Errorf("invalid day specification: %q", part)
+		return -1, fmt.Errorf("invalid day specification: %q", t)
+	}
+	for _, part := range strings.Split(s, ",") {
+		ends := strings.Split(part, "-")
+		var a, b int
+		var err error
+		switch len(ends) {
+		case 1:
+			if a, err = token(ends[0]); err != nil {
+				return on, err
 			}
-			if b <= a {
+			b = a
+		case 2:
+			if a, err = token(ends[0]); err != nil {
+				return on, err
+			}
+			if b, err = token(ends[1]); err != nil {
+				return on, err
+			}
+			if a >= b {
 				return on, fmt.Errorf("invalid day specification: %q (days of a range must be different and in increasing order)", part)
 			}
+		default:
+			return on, fmt.Errorf("invalid day specification: %q", part)
 		}
 		if a <= last {
 			return on, fmt.Errorf("days specified in %q must be in ascending order and not repeat", s)

@@ -128,11 +128,11 @@ func (e *Evaluator) nextEnd(dt time.Time) time.Time {
 
 // Ack says when the connector acknowledges a commit that is ready at now,
 // given the previous acknowledgement: at once for the first one after the
-// connector opened, during a backfill (the last 5 transactions that stored
-// anything each stored at least 1,000,000 documents), or when the tick is
-// already past; else at the schedule's next tick after prevAck.
-func (e *Evaluator) Ack(prevAck, now time.Time, first, backfill bool) time.Time {
-	if first || backfill {
+// connector opened, when the backfill exemption applies (see Backfilling),
+// or when the tick is already past; else at the schedule's next tick after
+// prevAck.
+func (e *Evaluator) Ack(prevAck, now time.Time, first, exempt bool) time.Time {
+	if first || exempt {
 		return now
 	}
 	if tick := e.Next(prevAck); tick.After(now) {
@@ -141,16 +141,24 @@ func (e *Evaluator) Ack(prevAck, now time.Time, first, backfill bool) time.Time 
 	return now
 }
 
-// Backfilling applies the backfill exemption to the document counts of the
-// last transactions that stored anything, newest last.
+// BackfillThreshold is the document count from which a transaction counts
+// as part of a backfill.
+const BackfillThreshold = 1_000_000
+
+// Backfilling reports whether the backfill exemption applies, given the
+// document counts of the transactions that stored anything, newest last:
+// the connector delays an acknowledgement only after at least 5 such
+// transactions, none of the last 5 of which stored BackfillThreshold
+// documents or more. So fewer than 5, or one large one among the last 5,
+// means no delay.
 func Backfilling(stored []int) bool {
 	if len(stored) < 5 {
-		return false
+		return true
 	}
 	for _, n := range stored[len(stored)-5:] {
-		if n < 1_000_000 {
-			return false
+		if n >= BackfillThreshold {
+			return true
 		}
 	}
-	return true
+	return false
 }

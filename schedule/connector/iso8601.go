@@ -1,80 +1,44 @@
 package connector
 
 import (
+	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"time"
 )
 
-// ParseISO8601 reads s3-iceberg's upload_interval:
-// P[nY][nM][nW][nD][T[nH][nM][nS]] with integers only. Non-zero years,
-// months, weeks or days are refused, as is anything over 4h. "PT0S", "P0D",
-// "P" and "PT" all mean zero.
+// s3-iceberg reads upload_interval with an ISO-8601 duration parser
+// (P[nY][nM][nW][nD][T[nH][nM][nS]], integers only, each part optional),
+// then refuses any non-zero years, months, weeks or days and anything over
+// 4h. Its texts are the parser's and the connector's.
+var iso8601Re = regexp.MustCompile(`^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$`)
+
+var errISO8601 = errors.New("could not parse duration string")
+
+// ParseISO8601 reads s3-iceberg's upload_interval. "PT0S", "P0D", "P" and
+// "PT" all mean zero. Hours, minutes and seconds are summed in int64
+// nanoseconds with wrap-around, as the connector does, so a huge value can
+// come out negative (no delay).
 func ParseISO8601(s string) (time.Duration, error) {
-	bad := fmt.Errorf("invalid ISO-8601 duration %q (expected a form like PT15M)", s)
-	if len(s) == 0 || s[0] != 'P' {
-		return 0, bad
+	m := iso8601Re.FindStringSubmatch(s)
+	if m == nil {
+		return 0, errISO8601
 	}
-	i := 1
-	dateUnits, timeUnits := "YMWD", "HMS"
-	inTime := false
-	var dated bool
-	var total time.Duration
-	order := 0
-	for i < len(s) {
-		if s[i] == 'T' {
-			if inTime {
-				return 0, bad
-			}
-			inTime, order = true, 0
-			i++
+	var n [7]int64
+	for i, part := range m[1:] {
+		if part == "" {
 			continue
 		}
-		j := i
-		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
-		}
-		if j == i || j == len(s) {
-			return 0, bad
-		}
-		n, err := strconv.ParseInt(s[i:j], 10, 64)
+		v, err := strconv.Atoi(part)
 		if err != nil {
-			return 0, bad
+			return 0, err
 		}
-		units := dateUnits
-		if inTime {
-			units = timeUnits
-		}
-		k := indexFrom(units, s[j], order)
-		if k < 0 {
-			return 0, bad
-		}
-		order = k + 1
-		if !inTime {
-			dated = dated || n != 0
-		} else {
-			scale := []time.Duration{time.Hour, time.Minute, time.Second}[k]
-			if n > int64(5*time.Hour/scale) {
-				return 0, fmt.Errorf("upload_interval %q must be at most 4 hours", s)
-			}
-			total += time.Duration(n) * scale
-		}
-		i = j + 1
+		n[i] = int64(v)
 	}
-	if dated {
-		return 0, fmt.Errorf("upload_interval %q must not use years, months, weeks or days", s)
+	d := n[4]*int64(time.Hour) + n[5]*int64(time.Minute) + n[6]*int64(time.Second)
+	if time.Duration(d) > 4*time.Hour || n[0] != 0 || n[1] != 0 || n[2] != 0 || n[3] != 0 {
+		return 0, fmt.Errorf("upload_interval %q is invalid: must be no greater than 4 hours", s)
 	}
-	if total > 4*time.Hour {
-		return 0, fmt.Errorf("upload_interval %q must be at most 4 hours", s)
-	}
-	return total, nil
-}
-
-func indexFrom(units string, c byte, from int) int {
-	for k := from; k < len(units); k++ {
-		if units[k] == c {
-			return k
-		}
-	}
-	return -1
+	return time.Duration(d), nil
 }

@@ -46,6 +46,11 @@ type Entry struct {
 	// DeferralSince: the first tag that has the boilerplate deferral
 	// (the connector turns its own delay off under a runtime schedule).
 	DeferralSince string `json:"deferralSince,omitempty"`
+	// Enum, if set, replaces the family's published values for this image.
+	Enum []string `json:"enum,omitempty"`
+	// EmptyParses: the connector parses an empty interval (and fails on
+	// it) instead of reporting it missing.
+	EmptyParses bool `json:"emptyParses,omitempty"`
 }
 
 // Registry is the table of scheduling images.

@@ -102,173 +102,10 @@ type Result struct {
 	Schedule *Parsed
 	Interval time.Duration
 	Problems []Problem
-}
-
-// Classify reads the schedule of one connector config (a generic JSON
-// value, with Encrypted for sealed values) for the image's family.
-func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
-	info := reg.Family(e.Family)
-	res := Result{Family: e.Family, Pointer: info.Pointer}
-	obj, ok := config.(map[string]any)
-	if !ok {
-		res.Kind = KindInvalid
-		res.Pointer = ""
-		res.Problems = append(res.Problems, Problem{ProblemInvalid, "", "connector config must be an object, got " + describe(config)})
-		return res
-	}
-	switch e.Family {
-	case FamilySyncSchedule:
-		if adv, ok := obj["advanced"].(map[string]any); ok {
-			if d, ok := adv["updateDelay"]; ok && d != nil && d != "" {
-				return classifyUpdateDelay(e, tag, d, res)
-			}
-		}
-		return classifySyncSchedule(info, obj, res)
-	default:
-		return classifyInterval(e.Family, info, obj, res)
-	}
-}
-
-func classifyUpdateDelay(e *Entry, tag string, v any, res Result) Result {
-	res.Kind, res.Pointer, res.Present = KindUpdateDelay, "/advanced/updateDelay", true
-	since := "current"
-	if e.UpdateDelayBefore != "" {
-		since = e.UpdateDelayBefore + " and later"
-	}
-	verdict := "which " + since + " images reject"
-	if !e.AcceptsSyncSchedule(tag) {
-		verdict = "which this image tag still reads, but " + since + " images reject"
-	}
-	switch x := v.(type) {
-	case Encrypted:
-		res.Kind, res.Configured = KindSealed, true
-		res.Problems = append(res.Problems, Problem{ProblemSealed, res.Pointer, "advanced.updateDelay is encrypted, so its delay is unknown"})
-		return res
-	case string:
-		d, err := time.ParseDuration(x)
-		if err != nil {
-			res.Kind = KindInvalid
-			res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, "parsing advanced.updateDelay: " + err.Error()})
-			return res
-		}
-		res.Interval, res.Known, res.Configured = d, true, d != 0
-		res.Delay = max(d, 0)
-		res.Problems = append(res.Problems, Problem{ProblemUpdateDelay, res.Pointer,
-			fmt.Sprintf("advanced.updateDelay %q is the legacy setting, %s; it counts as a connector schedule of %s", x, verdict, fmtDelay(res.Delay))})
-		if !contains(LegacyUpdateDelayEnum, x) {
-			res.Problems = append(res.Problems, offEnum("advanced.updateDelay", res.Pointer, x, LegacyUpdateDelayEnum, d))
-		}
-		return res
-	default:
-		res.Kind = KindInvalid
-		res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, "json: cannot unmarshal " + describe(v) + " into Go struct field advanced.updateDelay of type string"})
-		return res
-	}
-}
-
-func classifySyncSchedule(info FamilyInfo, obj map[string]any, res Result) Result {
-	key := strings.TrimPrefix(info.Pointer, "/")
-	v, present := obj[key]
-	defaultSchedule := func() Result {
-		res.Kind, res.Known, res.Delay = KindDefault, true, DefaultFrequency
-		res.Schedule = &Parsed{Frequency: DefaultFrequency}
-		return res
-	}
-	if !present || v == nil {
-		return defaultSchedule()
-	}
-	res.Present = true
-	m, isObj := v.(map[string]any)
-	if !isObj {
-		res.Configured = true
-		if _, sealed := v.(Encrypted); sealed {
-			res.Kind = KindSealed
-			res.Problems = append(res.Problems, Problem{ProblemSealed, res.Pointer, key + " is encrypted, so its effect is unknown"})
-			return res
-		}
-		res.Kind = KindInvalid
-		res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, "json: cannot unmarshal " + describe(v) + " into Go struct field ." + key + " of type schedule.Config"})
-		return res
-	}
-	// Decode strictly, as the connector does.
-	var spec SyncScheduleSpec
-	var sealed []string
-	var decodeErr *Problem
-	for _, k := range sortedKeys(m) {
-		at := res.Pointer + "/" + escape(k)
-		var dst *string
-		switch k {
-		case "syncFrequency":
-			dst = &spec.SyncFrequency
-		case "timezone":
-			dst = &spec.Timezone
-		case "fastSyncStartTime":
-			dst = &spec.FastSyncStartTime
-		case "fastSyncStopTime":
-			dst = &spec.FastSyncStopTime
-		case "fastSyncEnabledDays":
-			dst = &spec.FastSyncEnabledDays
-		}
-		switch x := m[k].(type) {
-		case nil:
-		case Encrypted:
-			sealed = append(sealed, at)
-		case string:
-			if dst != nil {
-				*dst = x
-			}
-		default:
-			if dst != nil && decodeErr == nil {
-				decodeErr = &Problem{ProblemInvalid, at, "json: cannot unmarshal " + describe(x) + " into Go struct field ." + key + "." + k + " of type string"}
-			}
-		}
-		if dst == nil && decodeErr == nil {
-			decodeErr = &Problem{ProblemInvalid, at, fmt.Sprintf("json: unknown field %q", k)}
-		}
-	}
-	if len(sealed) > 0 {
-		res.Kind, res.Configured = KindSealed, true
-		for _, p := range sealed {
-			res.Problems = append(res.Problems, Problem{ProblemSealed, p, strings.TrimPrefix(strings.ReplaceAll(p, "/", "."), ".") + " is encrypted, so the schedule's effect is unknown"})
-		}
-		return res
-	}
-	if decodeErr != nil {
-		res.Kind, res.Configured = KindInvalid, true
-		res.Problems = append(res.Problems, *decodeErr)
-		return res
-	}
-	alternating := spec.Timezone != "" || spec.FastSyncStartTime != "" || spec.FastSyncStopTime != "" || spec.FastSyncEnabledDays != ""
-	if !alternating && spec.SyncFrequency == "" {
-		return defaultSchedule() // a remnant: every value null or ""
-	}
-	if !alternating {
-		if d, err := time.ParseDuration(spec.SyncFrequency); err == nil && d == 0 {
-			res.Kind, res.Known, res.Schedule = KindZero, true, &Parsed{Spec: spec}
-			if !contains(info.Enum, spec.SyncFrequency) {
-				res.Problems = append(res.Problems, offEnum(key+".syncFrequency", res.Pointer+"/syncFrequency", spec.SyncFrequency, info.Enum, 0))
-			}
-			return res // the carve-out: not configured
-		}
-	}
-	res.Configured = true
-	p, prob := ParseSyncSchedule(spec)
-	if prob != nil {
-		prob.Pointer = res.Pointer + prob.Pointer
-		res.Kind = KindInvalid
-		res.Problems = append(res.Problems, *prob)
-		return res
-	}
-	res.Schedule, res.Known = p, true
-	if p.Alternating {
-		res.Kind, res.Delay = KindAlternating, max(p.Frequency, SlowFrequency)
-	} else {
-		res.Kind, res.Delay = KindFixed, max(p.Frequency, 0)
-	}
-	if !contains(info.Enum, spec.SyncFrequency) {
-		res.Problems = append(res.Problems, offEnum(key+".syncFrequency", res.Pointer+"/syncFrequency", spec.SyncFrequency, info.Enum, p.Frequency))
-	}
-	return res
+	// KeyVariants are the pointers of config keys that the connector
+	// reads only because encoding/json matches keys case-insensitively
+	// (SyncSchedule, syncfrequency, ſyncFrequency).
+	KeyVariants []string
 }
 
 type cachedZone struct {
@@ -290,24 +127,37 @@ func loadLocation(name string) (*time.Location, error) {
 
 var offsetRe = regexp.MustCompile(`^[-+][0-9]{1,2}:[0-9]{2}$`)
 
-// LoadTimezone reads a timezone as the connectors do: time.LoadLocation,
-// else a +HH:MM offset parsed with layout "-07:00".
+// LoadTimezone reads a timezone as the connectors do, and reports
+// whether they accept it (see ParseTimezone).
 func LoadTimezone(tz string) (*time.Location, bool) {
 	if tz == "" {
 		return nil, false
 	}
+	loc, err := ParseTimezone(tz)
+	return loc, err == nil
+}
+
+// ParseTimezone reads a timezone as the connectors do: time.LoadLocation
+// (with the embedded tz data), else a value shaped like an offset parsed
+// with layout "-07:00". "Local" is the connector container's zone, which
+// is UTC (the images set no TZ), whatever the machine running schedtool
+// says. The errors are the connector's texts.
+func ParseTimezone(tz string) (*time.Location, error) {
+	if tz == "Local" {
+		return time.UTC, nil
+	}
 	if loc, err := loadLocation(tz); err == nil {
-		return loc, true
+		return loc, nil
 	}
-	if !offsetRe.MatchString(tz) {
-		return nil, false
+	if offsetRe.MatchString(tz) {
+		t, err := time.Parse("-07:00", tz)
+		if err != nil {
+			return nil, fmt.Errorf("error parsing %q: %w", tz, err)
+		}
+		_, off := t.Zone()
+		return time.FixedZone(tz, off), nil
 	}
-	t, err := time.Parse("-07:00", tz)
-	if err != nil {
-		return nil, false
-	}
-	_, off := t.Zone()
-	return time.FixedZone(tz, off), true
+	return nil, fmt.Errorf("unknown or invalid timezone %q: timezone must be a valid IANA timezone name or +HH:MM offset", tz)
 }
 
 // ParseSyncSchedule validates a syncSchedule object as the connector does,
@@ -338,17 +188,17 @@ func ParseSyncSchedule(s SyncScheduleSpec) (*Parsed, *Problem) {
 	if err != nil {
 		return fail("/syncFrequency", "building alternate schedule: parsing interval %q: %v", s.SyncFrequency, err)
 	}
-	loc, ok := LoadTimezone(s.Timezone)
-	if !ok {
-		return fail("/timezone", "unknown or invalid timezone %q: timezone must be a valid IANA timezone name or +HH:MM offset", s.Timezone)
-	}
-	start, err := time.Parse("15:04", s.FastSyncStartTime)
+	loc, err := ParseTimezone(s.Timezone)
 	if err != nil {
-		return fail("/fastSyncStartTime", "invalid alternate start time %q (time of day should look like '13:00'): %v", s.FastSyncStartTime, err)
+		return fail("/timezone", "%v", err)
 	}
-	stop, err := time.Parse("15:04", s.FastSyncStopTime)
+	start, err := time.ParseInLocation("15:04", s.FastSyncStartTime, loc)
 	if err != nil {
-		return fail("/fastSyncStopTime", "invalid alternate end time %q (time of day should look like '13:00'): %v", s.FastSyncStopTime, err)
+		return fail("/fastSyncStartTime", "invalid alternate start time %q (time of day should look like '13:00'): could not parse %q as clock time: %v", s.FastSyncStartTime, s.FastSyncStartTime, err)
+	}
+	stop, err := time.ParseInLocation("15:04", s.FastSyncStopTime, loc)
+	if err != nil {
+		return fail("/fastSyncStopTime", "invalid alternate end time %q (time of day should look like '13:00'): could not parse %q as clock time: %v", s.FastSyncStopTime, s.FastSyncStopTime, err)
 	}
 	days, err := ParseDays(s.FastSyncEnabledDays)
 	if err != nil {
@@ -361,55 +211,6 @@ func ParseSyncSchedule(s SyncScheduleSpec) (*Parsed, *Problem) {
 		return fail("/fastSyncStopTime", "alternateStart and alternateEnd must be different: got %q and %q", s.FastSyncStartTime, s.FastSyncStopTime)
 	}
 	return p, nil
-}
-
-func classifyInterval(f Family, info FamilyInfo, obj map[string]any, res Result) Result {
-	key := strings.TrimPrefix(info.Pointer, "/")
-	v, present := obj[key]
-	if !present || v == nil || v == "" {
-		res.Kind = KindInvalid
-		if info.Required {
-			res.Problems = append(res.Problems, Problem{ProblemInvalid, "", fmt.Sprintf("%s is required", key)})
-			return res
-		}
-		res.Kind, res.Known = KindZero, true
-		return res
-	}
-	res.Present, res.Configured = true, true
-	var d time.Duration
-	var err error
-	switch x := v.(type) {
-	case Encrypted:
-		res.Kind = KindSealed
-		res.Problems = append(res.Problems, Problem{ProblemSealed, res.Pointer, key + " is encrypted, so its interval is unknown"})
-		return res
-	case string:
-		if info.ISO8601 {
-			d, err = ParseISO8601(x)
-		} else if d, err = time.ParseDuration(x); err != nil {
-			err = fmt.Errorf("parsing %s: %v", key, err)
-		}
-		if err != nil {
-			res.Kind = KindInvalid
-			res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, err.Error()})
-			return res
-		}
-		if len(info.Enum) > 0 && !contains(info.Enum, x) {
-			res.Problems = append(res.Problems, offEnum(key, res.Pointer, x, info.Enum, d))
-		}
-	default:
-		res.Kind = KindInvalid
-		res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, "json: cannot unmarshal " + describe(v) + " into Go struct field ." + key + " of type string"})
-		return res
-	}
-	res.Interval, res.Known, res.Delay = d, true, max(d, 0)
-	res.Configured = d != 0
-	if d <= 0 {
-		res.Kind = KindZero
-	} else {
-		res.Kind = KindFileInterval
-	}
-	return res
 }
 
 // sortedKeys lists a small map's keys in order, without sort's overhead.
@@ -472,7 +273,7 @@ func describe(v any) string {
 		return "bool"
 	case string:
 		return "string"
-	case map[string]any:
+	case map[string]any, Object:
 		return "object"
 	case []any:
 		return "array"
