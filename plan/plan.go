@@ -131,7 +131,27 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 		d.Situation, d.Action, d.Reason = Unconvertible, Review, reason
 		return d
 	}
-	return p.convert(d)
+	return p.convert(d, p.intervalText(m, d))
+}
+
+// intervalText is the connector's interval as the user wrote it (a file
+// sink's interval or advanced.updateDelay), or "": the model duration
+// keeps it when it already fits Flow's schema.
+func (p *Planner) intervalText(m *catalog.Materialization, d Decision) string {
+	res := d.Result
+	if res.Kind != connector.KindUpdateDelay && res.Kind != connector.KindFileInterval || m.Config == nil || res.Pointer == "" {
+		return ""
+	}
+	v := m.Config.Value(p.Registry.ConfigKeys(d.Entry)...)
+	for _, tok := range strings.Split(strings.TrimPrefix(res.Pointer, "/"), "/") {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = obj[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+	}
+	s, _ := v.(string)
+	return s
 }
 
 // unconvertible says why a connector schedule cannot be moved, or "".
@@ -152,7 +172,10 @@ func unconvertible(res connector.Result, m *catalog.Materialization) string {
 }
 
 // convert plans a V2 task without a model schedule whose connector delays.
-func (p *Planner) convert(d Decision) Decision {
+// Every duration it writes fits Flow's published schema (^\d+(s|m|h|d)$);
+// the user's own text is kept when it fits and means the same (text is
+// the interval's text for a file sink or an update delay).
+func (p *Planner) convert(d Decision, text string) Decision {
 	res := d.Result
 	d.Action = Migrate
 	switch res.Kind {
@@ -163,7 +186,7 @@ func (p *Planner) convert(d Decision) Decision {
 		}
 	case connector.KindFixed:
 		d.Situation, d.ZeroConnector = Fixed, true
-		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Schedule.Frequency)}
+		d.Model = &model.Spec{BaseInterval: model.WriteDuration(res.Schedule.Frequency, res.Schedule.Spec.SyncFrequency)}
 	case connector.KindAlternating:
 		d.Situation, d.ZeroConnector = Alternating, true
 		d.Model = AlternatingModel(res.Schedule)
@@ -172,7 +195,7 @@ func (p *Planner) convert(d Decision) Decision {
 		}
 	case connector.KindUpdateDelay:
 		d.Situation = UpdateDelay
-		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
+		d.Model = &model.Spec{BaseInterval: model.WriteDuration(res.Interval, text)}
 		if d.Entry.AcceptsSyncSchedule(d.Tag) {
 			d.RemoveUpdateDelay, d.ZeroConnector = true, true
 		} else {
@@ -182,7 +205,7 @@ func (p *Planner) convert(d Decision) Decision {
 		}
 	case connector.KindFileInterval:
 		d.Situation = FileInterval
-		d.Model = &model.Spec{BaseInterval: model.FormatDuration(res.Interval)}
+		d.Model = &model.Spec{BaseInterval: model.WriteDuration(res.Interval, text)}
 		d.ZeroConnector = p.Options.ZeroFileSinks
 	default:
 		d.Situation, d.Action = Unconvertible, Review
@@ -237,7 +260,7 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 			d.Action, d.Reason = Review, "--resolve=connector, but "+reason
 			return d
 		}
-		c := p.convert(Decision{V2: d.V2, HasModel: true, Entry: d.Entry, Tag: d.Tag, Result: d.Result})
+		c := p.convert(Decision{V2: d.V2, HasModel: true, Entry: d.Entry, Tag: d.Tag, Result: d.Result}, p.intervalText(m, d))
 		c.Situation, c.ReplaceModel, c.HasModel = Conflict, c.Model != nil, true
 		if c.Action == Migrate {
 			c.Reason = "--resolve=connector: the connector's schedule replaces the materialization schedule"
@@ -253,7 +276,7 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 // 4h outside one window of the fast frequency, days Sunday first.
 func AlternatingModel(s *connector.Parsed) *model.Spec {
 	w := model.WindowSpec{
-		Interval: model.FormatDuration(max(s.Frequency, 0)),
+		Interval: model.WriteDuration(max(s.Frequency, 0), s.Spec.SyncFrequency),
 		Start:    model.Clock(s.Start).String(),
 		End:      model.Clock(s.Stop).String(),
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-	_ "time/tzdata" // timezones must not depend on the host's zoneinfo
 )
 
 // Clock is a time of day in minutes after midnight, 0..1439.
@@ -54,27 +52,24 @@ func ParseDay(s string) (time.Weekday, bool) {
 
 var errTimezone = errors.New("invalid timezone")
 
-var zones sync.Map // IANA name -> *time.Location: loading reads tzdata
-
-// ParseTimezone reads the model's timezone: an IANA name, or an offset read
-// as Flow reads it (strip one leading sign, split on ':', parse both parts as
-// signed integers, hour 0..23, minute 0..59), so "+5:30" and "++05:00" pass.
+// ParseTimezone reads the model's timezone as Flow does: an IANA name that
+// chrono-tz knows (exact case; see LoadZone), or an offset that starts
+// with '+' or '-', whose rest splits on the first ':' into an hour and a
+// minute, each read as a Rust i32 (an optional sign, then digits), hour
+// 0..23 and minute 0..59. So "+5:30" and "++05:00" pass, "05:30" does not.
 func ParseTimezone(s string) (*time.Location, error) {
-	if s == "" || s == "Local" {
-		return nil, errTimezone
-	}
-	if z, ok := zones.Load(s); ok {
-		return z.(*time.Location), nil
-	}
-	if loc, err := time.LoadLocation(s); err == nil {
-		zones.Store(s, loc)
+	if loc, ok := LoadZone(s); ok {
 		return loc, nil
 	}
-	rest, sign := s, 1
-	if strings.HasPrefix(rest, "+") {
-		rest = rest[1:]
-	} else if strings.HasPrefix(rest, "-") {
-		rest, sign = rest[1:], -1
+	var rest string
+	sign := 1
+	switch {
+	case strings.HasPrefix(s, "+"):
+		rest = s[1:]
+	case strings.HasPrefix(s, "-"):
+		rest, sign = s[1:], -1
+	default:
+		return nil, errTimezone
 	}
 	h, m, ok := strings.Cut(rest, ":")
 	if !ok {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"sort"
 	"time"
 )
 
@@ -87,22 +86,27 @@ func (s *Schedule) Location() *time.Location {
 	return loc
 }
 
-// Active reports whether window i is active at x: x's local weekday is
-// enabled and its local clock is in [start, end), or, for a window whose
-// end is before its start, at or after start or before end; each local day
-// is judged on its own.
+// Active reports whether window i is active at x, as the runtime judges
+// it: x's local weekday is enabled and, with S and E the instants of the
+// window's start and end clock times on x's local date (LocalInstant),
+// S <= x < E, or for S > E (overnight) x >= S or x < E. Instants are
+// compared, not clock readings: on a fall-back day a window that ended
+// in the first pass of the repeated hour is not active in the second, and
+// a window whose two ends fall in one spring-forward gap (S = E) is
+// inactive that whole local day.
 func (s *Schedule) Active(i int, x time.Time, loc *time.Location) bool {
 	w := s.Windows[i]
 	lt := x.In(loc)
 	if !w.EnabledDays()[lt.Weekday()] {
 		return false
 	}
-	c := lt.Hour()*3600 + lt.Minute()*60 + lt.Second()
-	start, end := int(w.Start)*60, int(w.End)*60
-	if start < end {
-		return c >= start && c < end
+	y, m, d := lt.Date()
+	start := LocalInstant(loc, y, m, d, int(w.Start))
+	end := LocalInstant(loc, y, m, d, int(w.End))
+	if start.After(end) {
+		return !x.Before(start) || x.Before(end)
 	}
-	return c >= start || c < end
+	return !x.Before(start) && x.Before(end)
 }
 
 // Regime is the interval in force at x: the first active window's (in
@@ -116,55 +120,92 @@ func (s *Schedule) Regime(x time.Time, loc *time.Location) (interval time.Durati
 	return s.BaseInterval, -1
 }
 
-// searchDays bounds the search for regime transitions.
+// searchDays bounds the search for the next start of a window.
 const searchDays = 15
 
 // Next is the instant the runtime closes a transaction that opened at
 // after, with jitter j seconds. ok is false when the regime in force has a
 // zero interval (no hold: commit as fast as possible).
+//
+// It follows the V2 leader: the next grid instant n of the regime at
+// after, then a walk over the regime's transitions in (after, n] (out of
+// the active window at its end or at a local midnight where it is off;
+// into the window that starts first), stopping at the first one into a
+// faster regime than the one at after.
 func (s *Schedule) Next(after time.Time, j int64) (time.Time, bool) {
 	if len(s.Windows) == 0 {
 		return Fire(after, s.BaseInterval, j)
 	}
 	loc := s.Location()
-	cur, _ := s.Regime(after, loc)
-	n, ok := Fire(after, cur, j)
+	period, active := s.Regime(after, loc)
+	n, ok := Fire(after, period, j)
 	if !ok {
 		return time.Time{}, false
 	}
-	// Walk the regime transitions in (after, n]: the first one into a
-	// faster regime fires there instead.
-	for _, c := range s.transitions(after, n, loc) {
-		if iv, _ := s.Regime(c, loc); iv < cur {
-			return c, true
+	cursor := after
+	for {
+		var bound time.Time
+		if active >= 0 {
+			bound = s.nextEnd(active, cursor, loc)
+		} else {
+			found := false
+			for i := range s.Windows {
+				if b, ok := s.nextStart(i, cursor, loc); ok && (!found || b.Before(bound)) {
+					bound, found = b, true
+				}
+			}
+			if !found {
+				return n, true
+			}
 		}
+		if bound.After(n) {
+			return n, true
+		}
+		bp, ba := s.Regime(bound, loc)
+		if bp/time.Second < period/time.Second {
+			return bound, true
+		}
+		cursor, active = bound, ba
 	}
-	return n, true
 }
 
-// transitions lists, in order, the instants in (after, until] at which the
-// regime may change: local midnights and window starts and ends, over at
-// most searchDays local days.
-func (s *Schedule) transitions(after, until time.Time, loc *time.Location) []time.Time {
-	y, m, d := after.In(loc).Date()
-	var out []time.Time
-	for i := -1; i <= searchDays; i++ {
-		day := time.Date(y, m, d+i, 12, 0, 0, 0, time.UTC)
-		dy, dm, dd := day.Date()
-		midnight := LocalInstant(loc, dy, dm, dd, 0)
-		if midnight.After(until) {
-			break
-		}
-		cands := []time.Time{midnight}
-		for _, w := range s.Windows {
-			cands = append(cands, LocalInstant(loc, dy, dm, dd, int(w.Start)), LocalInstant(loc, dy, dm, dd, int(w.End)))
-		}
-		for _, c := range cands {
-			if c.After(after) && !c.After(until) {
-				out = append(out, c)
+// localDate is the local calendar date of x, days days later.
+func localDate(x time.Time, loc *time.Location, days int) (int, time.Month, int) {
+	y, m, d := x.In(loc).Date()
+	return time.Date(y, m, d+days, 12, 0, 0, 0, time.UTC).Date()
+}
+
+// nextEnd is when the active window i turns off after x: the next instant
+// strictly after x with its end clock time, or the next local midnight
+// when the window is off there and it comes first.
+func (s *Schedule) nextEnd(i int, x time.Time, loc *time.Location) time.Time {
+	w := s.Windows[i]
+	y, m, d := localDate(x, loc, 0)
+	end := LocalInstant(loc, y, m, d, int(w.End))
+	if !end.After(x) {
+		y2, m2, d2 := localDate(x, loc, 1)
+		end = LocalInstant(loc, y2, m2, d2, int(w.End))
+	}
+	y, m, d = localDate(x, loc, 1)
+	midnight := LocalInstant(loc, y, m, d, 0)
+	if !s.Active(i, midnight, loc) && midnight.Before(end) {
+		return midnight
+	}
+	return end
+}
+
+// nextStart is the first instant at or after x at which window i is
+// active, among the local midnights and start instants of the next
+// searchDays local days; ok is false when there is none.
+func (s *Schedule) nextStart(i int, x time.Time, loc *time.Location) (time.Time, bool) {
+	w := s.Windows[i]
+	for k := 0; k < searchDays; k++ {
+		y, m, d := localDate(x, loc, k)
+		for _, c := range []time.Time{LocalInstant(loc, y, m, d, 0), LocalInstant(loc, y, m, d, int(w.Start))} {
+			if !c.Before(x) && s.Active(i, c, loc) {
+				return c, true
 			}
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].Before(out[b]) })
-	return out
+	return time.Time{}, false
 }

@@ -32,7 +32,8 @@ type WindowSpec struct {
 // as written (Start/End < 0) so that Validate reports them in Flow's order.
 type Schedule struct {
 	BaseInterval time.Duration
-	Timezone     string // "" when absent
+	Timezone     string // "" when absent or empty
+	HasTimezone  bool   // timezone was given (null is absent), possibly ""
 	Windows      []Window
 }
 
@@ -68,8 +69,13 @@ type ValidationError struct {
 
 func (e *ValidationError) Error() string { return e.Msg }
 
-// DecodeJSON decodes a schedule from JSON bytes.
+// DecodeJSON decodes a schedule from JSON bytes, as strictly as Flow's
+// serde_json: a duplicate key and a lone UTF-16 surrogate escape are
+// errors.
 func DecodeJSON(b []byte) (*Schedule, error) {
+	if err := StrictJSON(b); err != nil {
+		return nil, &DecodeError{Msg: err.Error()}
+	}
 	var v any
 	d := json.NewDecoder(strings.NewReader(string(b)))
 	d.UseNumber()
@@ -100,7 +106,7 @@ func Decode(v any) (*Schedule, error) {
 		if !isStr {
 			return nil, typeError(tz, []string{"timezone"}, "a string")
 		}
-		s.Timezone = str
+		s.Timezone, s.HasTimezone = str, true
 	}
 	if ws, ok := obj["windows"]; ok {
 		list, isList := ws.([]any)
@@ -240,27 +246,28 @@ func typeError(v any, path []string, want string) error {
 
 // Validate applies Flow's checks, first failure wins, with Flow's texts.
 func (s *Schedule) Validate() error {
-	if len(s.Windows) == 0 && s.Timezone != "" {
+	if len(s.Windows) == 0 && s.HasTimezone {
 		return &ValidationError{Path: []string{"timezone"}, Msg: "'timezone' applies only to windows; remove it or configure a window"}
 	}
-	if len(s.Windows) > 0 && s.Timezone == "" {
+	if len(s.Windows) == 0 {
+		return nil
+	}
+	if !s.HasTimezone {
 		return &ValidationError{Msg: "must provide 'timezone' when windows are configured"}
 	}
-	if s.Timezone != "" {
-		if _, err := ParseTimezone(s.Timezone); err != nil {
-			return &ValidationError{Path: []string{"timezone"}, Msg: fmt.Sprintf("invalid timezone %q (expected an IANA name like America/New_York, or a +HH:MM offset)", s.Timezone)}
-		}
+	if _, err := ParseTimezone(s.Timezone); err != nil {
+		return &ValidationError{Path: []string{"timezone"}, Msg: fmt.Sprintf("invalid timezone %s (expected an IANA name like America/New_York, or a +HH:MM offset)", RustQuote(s.Timezone))}
 	}
 	for i, w := range s.Windows {
 		at := func(k string) []string { return []string{"windows", fmt.Sprint(i), k} }
 		if w.Start < 0 {
-			return &ValidationError{Path: at("start"), Msg: fmt.Sprintf("invalid start %q of window %d (expected HH:MM)", w.StartText, i)}
+			return &ValidationError{Path: at("start"), Msg: fmt.Sprintf("invalid start %s of window %d (expected HH:MM)", RustQuote(w.StartText), i)}
 		}
 		if w.End < 0 {
-			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("invalid end %q of window %d (expected HH:MM)", w.EndText, i)}
+			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("invalid end %s of window %d (expected HH:MM)", RustQuote(w.EndText), i)}
 		}
 		if w.Start == w.End {
-			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("start and end of window %d must be different: got %q and %q", i, w.StartText, w.EndText)}
+			return &ValidationError{Path: at("end"), Msg: fmt.Sprintf("start and end of window %d must be different: got %s and %s", i, RustQuote(w.StartText), RustQuote(w.EndText))}
 		}
 		if w.DaysSet && len(w.Days) == 0 {
 			return &ValidationError{Path: at("days"), Msg: fmt.Sprintf("days of window %d must not be empty (omit it to enable all days)", i)}
@@ -312,11 +319,19 @@ func (s *Schedule) checkOverlap() error {
 			segs = append(segs, segment{d, int(w.Start), 1440, i})
 		}
 	}
-	sort.SliceStable(segs, func(a, b int) bool {
-		if segs[a].day != segs[b].day {
-			return segs[a].day < segs[b].day
+	// Sorted as whole tuples (day, start, end, window), as Flow sorts them:
+	// the pair reported is the first neighbouring pair that overlaps.
+	sort.Slice(segs, func(a, b int) bool {
+		x, y := segs[a], segs[b]
+		switch {
+		case x.day != y.day:
+			return x.day < y.day
+		case x.start != y.start:
+			return x.start < y.start
+		case x.end != y.end:
+			return x.end < y.end
 		}
-		return segs[a].start < segs[b].start
+		return x.window < y.window
 	})
 	for k := 1; k < len(segs); k++ {
 		prev, next := segs[k-1], segs[k]
