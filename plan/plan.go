@@ -142,15 +142,14 @@ func (p *Planner) intervalText(m *catalog.Materialization, d Decision) string {
 	if res.Kind != connector.KindUpdateDelay && res.Kind != connector.KindFileInterval || m.Config == nil || res.Pointer == "" {
 		return ""
 	}
-	v := m.Config.Value(p.Registry.ConfigKeys(d.Entry)...)
+	n := m.Config.Effective
 	for _, tok := range strings.Split(strings.TrimPrefix(res.Pointer, "/"), "/") {
-		obj, ok := v.(map[string]any)
-		if !ok {
+		if n == nil {
 			return ""
 		}
-		v = obj[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]
+		n = n.Get(strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
 	}
-	s, _ := v.(string)
+	s, _ := n.Str()
 	return s
 }
 

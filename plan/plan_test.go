@@ -62,8 +62,6 @@ func TestDecide(t *testing.T) {
 			Alternating, Migrate, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 90m, start: "09:00", end: "17:00"}]}`, true, false, false},
 		{"file sink PT1H30M", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H30M}", FileInterval, Migrate, "{baseInterval: 90m}", true, false, false},
 		{"file sink 120m is kept", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 120m}", FileInterval, Migrate, "{baseInterval: 120m}", false, false, false},
-		{"updateDelay 1h30m", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v3", "{advanced: {updateDelay: 1h30m}}", UpdateDelay, Migrate, "{baseInterval: 90m}", true, true, false},
-		{"updateDelay 90m is kept", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v3", "{advanced: {updateDelay: 90m}}", UpdateDelay, Migrate, "{baseInterval: 90m}", true, true, false},
 		{"default, preserve", Options{}, `"true"`, "", sf, "{host: h}", Default, Migrate, "{baseInterval: 30m}", true, false, false},
 		{"default, drop", Options{Absent: "drop"}, `"true"`, "", sf, "{host: h}", Default, Migrate, "", true, false, false},
 		{"alternating", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "9:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T-Th"}}`,
