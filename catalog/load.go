@@ -113,7 +113,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			out = append(out, in)
 			continue
 		}
-		f, err := os.Open(arg)
+		f, _, err := OpenRegular(arg)
 		if err != nil {
 			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
 		}
@@ -313,6 +313,13 @@ func Load(inputs []Input, opts Options) *Catalog {
 		loaded: map[string]bool{}, visitng: map[string]bool{}}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
+			if in.Dir != "" {
+				// Found by walking: containment holds for it too.
+				if msg := escapesRoot(in, src); msg != "" {
+					l.problem(src, 1, 1, "", msg)
+					continue
+				}
+			}
 			l.source(in, src, nil, nil)
 		}
 	}
@@ -346,27 +353,13 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 	if path == "-" {
 		return in.Stdin, nil
 	}
-	f, err := os.Open(path)
+	b, err := ReadRegular(path, l.opts.MaxFileSize, "--max-file-size")
 	if err != nil {
+		var nr *NotRegularError
+		if errors.As(err, &nr) && nr.Mode.IsDir() {
+			return nil, errors.New("is a directory")
+		}
 		return nil, errors.New(describeErr(err))
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, errors.New(describeErr(err))
-	}
-	if st.IsDir() {
-		return nil, errors.New("is a directory")
-	}
-	if st.Size() > l.opts.MaxFileSize {
-		return nil, fmt.Errorf("file is %d bytes, over the limit of %d (see --max-file-size)", st.Size(), l.opts.MaxFileSize)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, l.opts.MaxFileSize+1))
-	if err != nil {
-		return nil, errors.New(describeErr(err))
-	}
-	if int64(len(b)) > l.opts.MaxFileSize {
-		return nil, fmt.Errorf("file is over the limit of %d bytes (see --max-file-size)", l.opts.MaxFileSize)
 	}
 	return b, nil
 }
@@ -561,6 +554,15 @@ func (l *loader) contain(in Input, from, rel, what string) (string, string) {
 
 func within(root, p string) bool {
 	r, err := filepath.Rel(root, p)
+	if err != nil {
+		// Relative paths Rel cannot relate (a root above the working
+		// directory: --root ..) are compared absolute.
+		ar, err1 := filepath.Abs(root)
+		ap, err2 := filepath.Abs(p)
+		if err1 == nil && err2 == nil {
+			r, err = filepath.Rel(ar, ap)
+		}
+	}
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
 }
 
@@ -578,7 +580,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			}
 			continue
 		}
-		f, err := os.Open(in.Dump)
+		f, _, err := OpenRegular(in.Dump)
 		if err != nil {
 			return &UsageError{in.Dump + ": " + describeErr(err)}
 		}

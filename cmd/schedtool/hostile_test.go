@@ -77,6 +77,7 @@ var hostile = map[string]struct {
 	"unknown-anchor":        {msg: `unknown-anchor/flow.yaml:1:1: unknown anchor 'nope'`},
 	"yaml-syntax":           {msg: `yaml-syntax/flow.yaml:\d+:1: `},
 	"yaml-tabs":             {msg: `yaml-tabs/flow.yaml:2:1: .*a tab in the indentation`},
+	"walk-symlink-out":      {msg: `walk-symlink-out/flow.yaml:1:1: resolves through a symlink to .*_outside/secret.yaml, outside the root directory`},
 }
 
 // hostileCodes are a case's exit codes. By default a problem is a

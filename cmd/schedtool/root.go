@@ -49,9 +49,11 @@ func (c *common) registry() (*connector.Registry, error) {
 	if c.connectors == "" {
 		return reg, nil
 	}
-	b, err := os.ReadFile(c.connectors)
+	// Only a regular file, and no larger than --max-file-size, checked
+	// before it is read: --connectors /dev/zero or a FIFO is refused.
+	b, err := catalog.ReadRegular(c.connectors, c.maxFileSize, "--max-file-size")
 	if err != nil {
-		return nil, &usageError{fmt.Sprintf("--connectors: %v", err)}
+		return nil, &usageError{fmt.Sprintf("--connectors %s: %s", c.connectors, catalog.Describe(err))}
 	}
 	ext, err := connector.ParseRegistry(b)
 	if err != nil {

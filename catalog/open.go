@@ -1,0 +1,118 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// NotRegularError is a path that is not a regular file: a FIFO, a device,
+// a socket or a directory (directly or through a symlink). It is refused
+// before it is opened for reading, so a FIFO cannot hang a run and
+// /dev/zero cannot fill its memory.
+type NotRegularError struct{ Mode fs.FileMode }
+
+func (e *NotRegularError) Error() string {
+	return "not a regular file (" + describeMode(e.Mode) + "); only regular files are read"
+}
+
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSymlink != 0:
+		return "a symlink"
+	}
+	return "a special file"
+}
+
+// OpenRegular opens path for reading only if it is a regular file,
+// symlinks followed. It looks before it opens, then opens without
+// blocking (a FIFO swapped in between cannot hang it) and checks that
+// what it opened is the regular file it looked at.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, nil, &NotRegularError{st.Mode()}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fst, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fst.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRegularError{fst.Mode()}
+	}
+	if !os.SameFile(st, fst) {
+		f.Close()
+		return nil, nil, errors.New("the file changed while it was opened")
+	}
+	return f, fst, nil
+}
+
+// ReadRegular reads a regular file of at most max bytes. The size is
+// checked on the open file before anything is read, and the read stops
+// one byte past the limit whatever the file does meanwhile.
+func ReadRegular(path string, max int64, flag string) ([]byte, error) {
+	f, st, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st.Size() > max {
+		return nil, fmt.Errorf("file is %d bytes, over the limit of %d (see %s)", st.Size(), max, flag)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("file is over the limit of %d bytes (see %s)", max, flag)
+	}
+	return b, nil
+}
+
+// escapesRoot says why a file found by walking an input's directory may
+// not be read: it resolves (symlinks followed) outside the input's root.
+// "" when it stays inside, or when it cannot be resolved (the read then
+// says why).
+func escapesRoot(in Input, p string) string {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	rootReal, err := filepath.EvalSymlinks(in.Root)
+	if err != nil {
+		return ""
+	}
+	absReal, err1 := filepath.Abs(real)
+	absRoot, err2 := filepath.Abs(rootReal)
+	if err1 != nil || err2 != nil || within(absRoot, absReal) {
+		return ""
+	}
+	return fmt.Sprintf("resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it); not read", real, in.Root, in.RootWhy)
+}
+
+// Describe says what went wrong with a file in a few words, without
+// repeating its path.
+func Describe(err error) string { return describeErr(err) }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runIn runs the binary in dir with empty standard input, killed after
+// 20 s so that a hang fails the test instead of the whole run.
+func runIn(t *testing.T, dir string, args ...string) run {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader("")
+	r := execRun(t, cmd)
+	if ctx.Err() != nil {
+		t.Fatalf("%v: hung (killed after 20 s)", args)
+	}
+	return r
+}
+
+func mkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+}
+
+// Only regular files are read (SPEC section 2): a FIFO, a device or a
+// directory, directly or through a symlink, is refused with a message
+// before it is opened for reading, as a source, an import, a config file,
+// a dump or --connectors; and sizes are checked before reading.
+func TestSpecialFiles(t *testing.T) {
+	const src = "materializations:\n" + "  acmeCo/m:\n" + `    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: CONFIG
+    bindings: []
+`
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		args  []string
+		code  int
+		msg   string
+	}{
+		{"fifo source found by walking", func(t *testing.T, dir string) {
+			mkfifo(t, filepath.Join(dir, "cat", "flow.yaml"))
+		}, []string{"validate", "cat"}, 2, "cat/flow.yaml:1:1: error parse-error: cannot read: not a regular file (a FIFO)"},
+		{"fifo source named", func(t *testing.T, dir string) {
+			mkfifo(t, filepath.Join(dir, "cat", "flow.yaml"))
+		}, []string{"validate", "cat/flow.yaml"}, 1, "cat/flow.yaml: not a regular file (a FIFO)"},
+		{"symlink to /dev/zero found by walking (root /)", func(t *testing.T, dir string) {
+			os.Symlink("/dev/zero", filepath.Join(dir, "cat", "flow.yaml"))
+		}, []string{"census", "--root", "/", "cat"}, 0, "not a regular file (a character device)"},
+		{"symlink to /dev/zero named", func(t *testing.T, dir string) {
+			os.Symlink("/dev/zero", filepath.Join(dir, "cat", "flow.yaml"))
+		}, []string{"validate", "cat/flow.yaml"}, 1, "cat/flow.yaml: not a regular file (a character device)"},
+		{"fifo import", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte("import: [pipe.yaml]\n"), 0o644)
+			mkfifo(t, filepath.Join(dir, "cat", "pipe.yaml"))
+		}, []string{"validate", "cat"}, 2, "cannot read import cat/pipe.yaml: not a regular file (a FIFO)"},
+		{"fifo config file", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "pipe.config.yaml", 1)), 0o644)
+			mkfifo(t, filepath.Join(dir, "cat", "pipe.config.yaml"))
+		}, []string{"migrate", "cat"}, 1, "cannot read config file cat/pipe.config.yaml: not a regular file (a FIFO)"},
+		{"fifo dump", func(t *testing.T, dir string) {
+			mkfifo(t, filepath.Join(dir, "cat", "live_specs.ndjson"))
+		}, []string{"census", "cat/live_specs.ndjson"}, 1, "cat/live_specs.ndjson: not a regular file (a FIFO)"},
+		{"--connectors /dev/zero", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "{}", 1)), 0o644)
+		}, []string{"validate", "--connectors", "/dev/zero", "cat"}, 1, "--connectors /dev/zero: not a regular file (a character device)"},
+		{"--connectors fifo", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "{}", 1)), 0o644)
+			mkfifo(t, filepath.Join(dir, "reg.json"))
+		}, []string{"census", "--connectors", "reg.json", "cat"}, 1, "--connectors reg.json: not a regular file (a FIFO)"},
+		{"--connectors directory", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "{}", 1)), 0o644)
+		}, []string{"census", "--connectors", "cat", "cat"}, 1, "--connectors cat: not a regular file (a directory)"},
+		{"--connectors over --max-file-size", func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "{}", 1)), 0o644)
+			os.WriteFile(filepath.Join(dir, "reg.json"), []byte(`{"families": {}, "images": []}`+strings.Repeat(" ", 2000)), 0o644)
+		}, []string{"validate", "--max-file-size", "1KiB", "--connectors", "reg.json", "cat"}, 1, "--connectors reg.json: file is 2030 bytes, over the limit of 1024 (see --max-file-size)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.Mkdir(filepath.Join(dir, "cat"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.setup(t, dir)
+			r := runIn(t, dir, tc.args...)
+			expect(t, r, tc.code, nil, nil)
+			if !strings.Contains(r.stdout+r.stderr, tc.msg) {
+				t.Errorf("no %q in\nstdout: %s\nstderr: %s", tc.msg, r.stdout, r.stderr)
+			}
+		})
+	}
+}
