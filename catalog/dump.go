@@ -286,12 +286,17 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		return rr // blank lines are not rows
 	}
 	if !bytes.Contains(row, materializationMark) {
-		// Not a materialization: only check that it is a JSON object.
-		if !validObject(row, opts.Limits) {
-			if _, err := tree.ParseJSON(file, row, opts.Limits); err != nil {
-				return badSyntax(rr, file, line, err)
-			}
+		// Not a materialization: check that it is a JSON object with a
+		// spec_type string, building nothing else.
+		doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, onlySpecType, arena)
+		if err != nil {
+			return badSyntax(rr, file, line, err)
+		}
+		if doc.Root.Kind != tree.Object {
 			return bad(1, "", "row is not a JSON object")
+		}
+		if _, ok := doc.Root.Get("spec_type").Str(); !ok {
+			return bad(1, "", noSpecType(doc.Root.Get("spec_type")))
 		}
 		rr.SpecType = "other"
 		return rr
@@ -308,7 +313,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	st := root.Get("spec_type")
 	typ, ok := st.Str()
 	if !ok {
-		return bad(1, "", "row has no spec_type string")
+		return bad(1, "", noSpecType(st))
 	}
 	rr.SpecType = typ
 	if typ != "materialization" {
@@ -353,6 +358,18 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	return rr
 }
 
+// onlySpecType builds nothing of a row but its spec_type.
+func onlySpecType(path []string, key string) bool { return len(path) > 0 || key != "spec_type" }
+
+// noSpecType says what is wrong with a row's spec_type: an unknown type
+// is unreadable, never a row of another type.
+func noSpecType(st *tree.Node) string {
+	if st == nil {
+		return "row has no spec_type: unreadable (it may be a materialization)"
+	}
+	return "row's spec_type is " + article(st.Kind) + ", not a string: unreadable (it may be a materialization)"
+}
+
 // RowParser parses a row as ScanDump does with opts (the same values
 // left unbuilt), to re-read a row after an edit.
 func RowParser(opts DumpOptions) func(file string, src []byte) (*tree.Doc, error) {
@@ -371,10 +388,4 @@ func badSyntax(rr RowResult, file string, line int, err error) RowResult {
 	rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
 		Pos: finding.Position{File: file, Line: line, Column: col}, Message: "row does not parse: " + msg}
 	return rr
-}
-
-// validObject is a cheap check that a row is one JSON object.
-func validObject(row []byte, lim tree.Limits) bool {
-	t := bytes.TrimSpace(row)
-	return len(t) > 0 && t[0] == '{' && tree.Valid(t, lim)
 }

@@ -79,6 +79,10 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			if int64(len(b)) > opts.MaxFileSize {
 				return nil, &UsageError{fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
 			}
+			if len(bytes.TrimSpace(b)) == 0 {
+				// Nothing is not zero tasks: a gate must not pass on it.
+				return nil, &UsageError{"-: standard input is empty: no catalog source and no stored-spec rows"}
+			}
 			in := Input{Arg: arg, Root: ".", RootWhy: "the working directory", Stdin: b}
 			if opts.Root != "" {
 				in.Root, in.RootWhy = filepath.Clean(opts.Root), "--root"
@@ -145,7 +149,8 @@ func looksLikeDump(b []byte) bool {
 		return false
 	}
 	d, err := tree.ParseJSON("-", line, tree.DefaultLimits)
-	return err == nil && d.Root.Get("spec_type") != nil
+	// A row without spec_type is still a row (an unreadable one).
+	return err == nil && (d.Root.Get("spec_type") != nil || d.Root.Get("catalog_name") != nil)
 }
 
 func describeErr(err error) string {
@@ -584,10 +589,14 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		if err != nil {
 			return &UsageError{in.Dump + ": " + describeErr(err)}
 		}
-		err = scan(f, in.Dump)
+		seen := &textSeen{r: f}
+		err = scan(seen, in.Dump)
 		f.Close()
 		if err != nil {
 			return &UsageError{in.Dump + ": " + err.Error()}
+		}
+		if !seen.text {
+			return &UsageError{in.Dump + ": the dump has no rows: an empty dump is an error, not zero tasks"}
 		}
 	}
 	return nil

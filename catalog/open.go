@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -116,3 +117,18 @@ func escapesRoot(in Input, p string) string {
 // Describe says what went wrong with a file in a few words, without
 // repeating its path.
 func Describe(err error) string { return describeErr(err) }
+
+// textSeen notes whether anything but whitespace went through a reader:
+// a dump with no rows at all is an error, not zero tasks.
+type textSeen struct {
+	r    io.Reader
+	text bool
+}
+
+func (t *textSeen) Read(b []byte) (int, error) {
+	n, err := t.r.Read(b)
+	if !t.text && len(bytes.TrimSpace(b[:n])) > 0 {
+		t.text = true
+	}
+	return n, err
+}

@@ -105,3 +105,43 @@ func TestSpecialFiles(t *testing.T) {
 		})
 	}
 }
+
+// The removal gate never passes on nothing (SPEC sections 2 and 8): empty
+// standard input or an empty dump is an error (exit 1) for every command;
+// a row whose spec_type is missing, null or not a string is unreadable,
+// which fails the gate (exit 2).
+func TestRemovalGateOnNothing(t *testing.T) {
+	const coll = `{"catalog_name":"acmeCo/c","spec_type":"collection","spec":{}}` + "\n"
+	for _, tc := range []struct {
+		name, stdin, dump string
+		args              []string
+		code              int
+		msg               string
+	}{
+		{"empty stdin", "", "", []string{"census", "--fail-if-remaining", "-"}, 1, "-: standard input is empty"},
+		{"blank stdin", "\n \r\n", "", []string{"census", "--fail-if-remaining", "-"}, 1, "-: standard input is empty"},
+		{"empty stdin, validate", "", "", []string{"validate", "-"}, 1, "standard input is empty"},
+		{"empty dump", "", "", []string{"census", "--fail-if-remaining", "d.ndjson"}, 1, "d.ndjson: the dump has no rows"},
+		{"blank dump", "", "\n\n  \n", []string{"census", "--fail-if-remaining", "d.ndjson"}, 1, "d.ndjson: the dump has no rows"},
+		{"empty dump, migrate", "", "", []string{"migrate", "d.ndjson"}, 1, "d.ndjson: the dump has no rows"},
+		{"empty dump, validate", "", "", []string{"validate", "d.ndjson"}, 1, "d.ndjson: the dump has no rows"},
+		{"spec_type missing", "", coll + `{"catalog_name":"acmeCo/m","spec":{}}` + "\n", []string{"census", "--fail-if-remaining", "d.ndjson"}, 2, "d.ndjson:2:1: row has no spec_type"},
+		{"spec_type null", "", coll + `{"catalog_name":"acmeCo/m","spec_type":null,"spec":{}}` + "\n", []string{"census", "--fail-if-remaining", "d.ndjson"}, 2, "spec_type is a null, not a string"},
+		{"spec_type number", "", `{"catalog_name":"acmeCo/m","spec_type":3,"spec":{}}` + "\n", []string{"census", "--fail-if-remaining", "-o", "json", "d.ndjson"}, 2, "spec_type is a number, not a string"},
+		{"spec_type missing, materialization inside", "", `{"catalog_name":"acmeCo/m","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"note":"materialization"}}}}}` + "\n", []string{"census", "--fail-if-remaining", "d.ndjson"}, 2, "row has no spec_type"},
+		{"spec_type missing on stdin", `{"catalog_name":"acmeCo/m","spec":{}}` + "\n" + `{"catalog_name":"acmeCo/x","spec_type":"capture","spec":{}}` + "\n", "", []string{"census", "--fail-if-remaining", "-"}, 2, "row has no spec_type"},
+		{"only collections: nothing remains", "", coll, []string{"census", "--fail-if-remaining", "d.ndjson"}, 0, "0 tasks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "d.ndjson"), []byte(tc.dump), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := schedtoolStdin(t, dir, tc.stdin, tc.args...)
+			expect(t, r, tc.code, nil, nil)
+			if !strings.Contains(r.stdout+r.stderr, tc.msg) {
+				t.Errorf("no %q in\nstdout: %s\nstderr: %s", tc.msg, r.stdout, r.stderr)
+			}
+		})
+	}
+}
