@@ -74,6 +74,7 @@ type Verified struct {
 	MaxDiff    string         `json:"maxDiff"`
 	MaxAt      string         `json:"maxAt,omitempty"`
 	Equivalent bool           `json:"equivalent"`
+	maxDiff    time.Duration
 }
 
 type verifyCache struct{ m sync.Map }
@@ -112,7 +113,7 @@ func (mg *Migrator) verify(d plan.Decision) *Verified {
 		year = time.Now().Year()
 	}
 	rep := verify.Compare(legacy, s, verify.Horizon(loc, year))
-	v := &Verified{Minutes: rep.Minutes, Mismatches: rep.Mismatches, MaxDiff: model.FormatDuration(rep.MaxDiff), Equivalent: rep.Equivalent()}
+	v := &Verified{Minutes: rep.Minutes, Mismatches: rep.Mismatches, MaxDiff: model.FormatDuration(rep.MaxDiff), Equivalent: rep.Equivalent(), maxDiff: rep.MaxDiff}
 	if len(rep.ByCause) > 0 {
 		v.ByCause = rep.ByCause
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"schedtool/catalog"
 	"schedtool/finding"
@@ -46,6 +47,66 @@ type Summary struct {
 	Refused  int            `json:"refused"`  // files or rows that could not be edited safely
 	Failed   int            `json:"failed"`   // files that could not be written
 	Problems int            `json:"problems"` // unreadable inputs and rows
+	// Verify sums up the equivalence checks (--verify).
+	Verify *VerifySummary `json:"verify,omitempty"`
+}
+
+// Review is the number of tasks that need a person.
+func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
+
+// VerifySummary is the equivalence check over every migrated task.
+type VerifySummary struct {
+	Checked   int            `json:"checked"`
+	Identical int            `json:"identical"`
+	Differing int            `json:"differing"`
+	ByCause   map[string]int `json:"byCause,omitempty"` // differing minutes by cause, over all tasks
+	MaxDiff   string         `json:"maxDiff"`
+	MaxTask   string         `json:"maxTask,omitempty"`
+	MaxAt     string         `json:"maxAt,omitempty"`
+	maxDiff   time.Duration
+}
+
+func (v *VerifySummary) add(task string, x *Verified) {
+	v.Checked++
+	if x.Mismatches == 0 {
+		v.Identical++
+	} else {
+		v.Differing++
+	}
+	for c, n := range x.ByCause {
+		if v.ByCause == nil {
+			v.ByCause = map[string]int{}
+		}
+		v.ByCause[c] += n
+	}
+	if x.maxDiff > v.maxDiff || v.MaxDiff == "" {
+		v.maxDiff, v.MaxDiff = x.maxDiff, x.MaxDiff
+		if x.maxDiff > 0 {
+			v.MaxTask, v.MaxAt = task, x.MaxAt
+		}
+	}
+}
+
+// Line is the summary in a sentence.
+func (v *VerifySummary) Line() string {
+	line := fmt.Sprintf("verify: %d %s checked, %d identical, %d differing", v.Checked, report.Plural(v.Checked, "task", "tasks"), v.Identical, v.Differing)
+	if len(v.ByCause) > 0 {
+		causes := make([]string, 0, len(v.ByCause))
+		for c := range v.ByCause {
+			causes = append(causes, c)
+		}
+		sort.Strings(causes)
+		for i, c := range causes {
+			causes[i] = fmt.Sprintf("%s: %d %s", c, v.ByCause[c], report.Plural(v.ByCause[c], "minute", "minutes"))
+		}
+		line += " (" + strings.Join(causes, ", ") + ")"
+	}
+	if v.MaxTask != "" {
+		line += fmt.Sprintf("; largest difference %s, first at %s (%s)", v.MaxDiff, v.MaxAt, report.Escape(v.MaxTask))
+	} else {
+		line += "; largest difference 0s"
+	}
+	return line
 }
 
 // OK reports whether the run did all of its job.
@@ -117,6 +178,12 @@ func (r *runner) task(t *Task) {
 		} else {
 			r.more++
 		}
+	}
+	if t.Verify != nil {
+		if r.sum.Verify == nil {
+			r.sum.Verify = &VerifySummary{}
+		}
+		r.sum.Verify.add(t.Task, t.Verify)
 	}
 	if r.json != nil {
 		r.json.task(t)
@@ -335,6 +402,14 @@ func (r *runner) summary() {
 		line += fmt.Sprintf("; %d failed", s.Failed)
 	}
 	r.note("%s", line)
+	if r.mg.Verify {
+		v := s.Verify
+		if v == nil {
+			v = &VerifySummary{MaxDiff: "0s"}
+		}
+		// Asked for by name: said even with --quiet.
+		fmt.Fprintln(r.errw, v.Line())
+	}
 	if len(r.reviews) > 0 {
 		r.note("needs review:\n%s", strings.Join(r.reviews, "\n"))
 		if r.more > 0 {

@@ -395,8 +395,9 @@ func TestCensusMigrateCensus(t *testing.T) {
 	for _, task := range doc.Tasks {
 		action[task.Task] = task.Action
 	}
-	if r := schedtoolIn(t, dir, "migrate", "--write", "fixtures/catalog"); r.code != 0 {
-		t.Fatalf("migrate --write: exit %d\n%s", r.code, r.stderr)
+	// The fixtures hold tasks that need review: a person is needed, exit 2.
+	if r := schedtoolIn(t, dir, "migrate", "--write", "fixtures/catalog"); r.code != 2 || !strings.Contains(r.stderr, "need review") {
+		t.Fatalf("migrate --write: exit %d, want 2 with the tasks to review\n%s", r.code, r.stderr)
 	}
 	after := censusStatuses(t, dir)
 	ready := 0
@@ -416,8 +417,8 @@ func TestCensusMigrateCensus(t *testing.T) {
 	if ready == 0 {
 		t.Fatal("no ready task in the fixtures: the test proves nothing")
 	}
-	if r := schedtoolIn(t, dir, "migrate", "fixtures/catalog"); r.code != 0 || r.stdout != "" {
-		t.Errorf("second migrate: exit %d, diff:\n%s", r.code, r.stdout)
+	if r := schedtoolIn(t, dir, "migrate", "fixtures/catalog"); r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "; 0 files to change") {
+		t.Errorf("second migrate: exit %d (want 2: the reviews remain), diff:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// validate reports no conflict on a migrated task.
 	r := schedtoolIn(t, dir, "validate", "-o", "json", "fixtures/catalog")
@@ -449,13 +450,13 @@ func mustRead(t *testing.T, p string) []byte {
 func TestMigrateOut(t *testing.T) {
 	dir := copyFixtures(t)
 	orig := mustRead(t, filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml"))
-	if r := schedtoolIn(t, dir, "migrate", "--out", "migrated", "fixtures/catalog"); r.code != 0 {
-		t.Fatalf("migrate --out: exit %d\n%s", r.code, r.stderr)
+	if r := schedtoolIn(t, dir, "migrate", "--out", "migrated", "fixtures/catalog"); r.code != 2 || !strings.Contains(r.stderr, "need review") {
+		t.Fatalf("migrate --out: exit %d, want 2 (tasks need review)\n%s", r.code, r.stderr)
 	}
 	if !bytes.Equal(orig, mustRead(t, filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml"))) {
 		t.Error("--out changed the input")
 	}
-	if r := schedtoolIn(t, dir, "migrate", "migrated"); r.code != 0 {
+	if r := schedtoolIn(t, dir, "migrate", "migrated"); r.stdout != "" || !strings.Contains(r.stderr, "; 0 files to change") {
 		t.Errorf("the migrated tree still has changes pending: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "migrated/acmeCo/warehouse/materialize-bigquery-reports.config.json")); err != nil {
@@ -464,8 +465,8 @@ func TestMigrateOut(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "migrate/testdata/golden/dump/in"), 0o755)
 	os.WriteFile(filepath.Join(dir, goodDump), mustRead(t, filepath.Join("../..", goodDump)), 0o644)
 	r := schedtoolIn(t, dir, "migrate", "--out", "rows.ndjson", goodDump)
-	if r.code != 0 {
-		t.Fatalf("migrate --out FILE: exit %d\n%s", r.code, r.stderr)
+	if r.code != 2 || !strings.Contains(r.stderr, "2 tasks need review") {
+		t.Fatalf("migrate --out FILE: exit %d, want 2 (two rows need review)\n%s", r.code, r.stderr)
 	}
 	rows := strings.Split(strings.TrimSpace(string(mustRead(t, filepath.Join(dir, "rows.ndjson")))), "\n")
 	if len(rows) != 3 {

@@ -12,7 +12,7 @@ import (
 const (
 	ExitOK      = 0 // nothing to report
 	ExitFailure = 1 // the tool could not do its job
-	ExitReport  = 2 // findings at or above --fail-on, pending changes, remaining users
+	ExitReport  = 2 // a person is needed: findings at or above --fail-on, changes pending in a dry run, tasks that need review, remaining users
 )
 
 // reportError ends a run that did its job and has something to report

@@ -24,6 +24,9 @@ var hostile = map[string]struct {
 	msg   string
 	codes [3]int // validate, migrate, census; zero for the default below
 	flags []string
+	// review: a task needs a person, so migrate --write exits 2 too
+	// (a dry run's 2 is otherwise its pending changes, which --write makes).
+	review bool
 }{
 	"alias-bomb":            {msg: `alias-bomb/flow.yaml:1:12: .*alias bomb`},
 	"bad-merge":             {msg: `bad-merge/flow.yaml:3:9: .*merge key`},
@@ -43,7 +46,7 @@ var hostile = map[string]struct {
 	"dup-keys-json":         {msg: `dup-keys-json/flow.json:1:52: duplicate key "endpoint"`},
 	"dup-keys-row":          {msg: `dup-keys-row/live_specs.ndjson:1:\d+: row does not parse: duplicate key "host"`},
 	"dup-keys-yaml":         {msg: `dup-keys-yaml/flow.yaml:7:\d+: duplicate key "host"`},
-	"huge-number":           {msg: `cannot unmarshal number`, codes: [3]int{2, 0, 0}},
+	"huge-number":           {msg: `cannot unmarshal number`, codes: [3]int{2, 2, 0}, review: true},
 	"image-not-string":      {msg: `image-not-string/flow.yaml:6:16: endpoint.connector.image must be a string`},
 	"import-absolute":       {msg: `import-absolute/flow.yaml:2:5: import "/etc/passwd" is an absolute path`},
 	"import-cycle":          {msg: `import-cycle/b.yaml:1:10: import cycle: .*a.yaml`},
@@ -59,7 +62,7 @@ var hostile = map[string]struct {
 	"json-syntax":           {msg: `json-syntax/flow.json:1:28: unexpected '\}', expected a value`},
 	"long-row":              {msg: `long-row/live_specs.ndjson:2:1: row is longer than 500 bytes`, flags: []string{"--max-row-size", "500"}},
 	"materializations-list": {msg: `materializations-list/flow.yaml:1:19: materializations must be an object`},
-	"message-control":       {msg: `invalid duration "\\x07\\x1b\[2J"`, codes: [3]int{2, 0, 0}},
+	"message-control":       {msg: `invalid duration "\\x07\\x1b\[2J"`, codes: [3]int{2, 2, 0}, review: true},
 	"multi-doc":             {msg: `multi-doc/flow.yaml:9:1: several YAML documents`},
 	"name-ansi":             {msg: `acmeCo/\\x1b\[31mred\\x1b\[0m`, codes: [3]int{0, 2, 0}},
 	"name-csv-formula":      {msg: `=HYPERLINK`, codes: [3]int{0, 2, 0}},
@@ -243,7 +246,7 @@ func TestHostileInputs(t *testing.T) {
 				}
 			}
 			writeCode := wantM
-			if writeCode == 2 {
+			if writeCode == 2 && !h.review {
 				writeCode = 0
 			}
 			check("migrate --write", runTimed(t, root, args("migrate", "--write")...), writeCode)

@@ -45,8 +45,10 @@ each edited file is re-read and must decode to exactly the intended tree.
 Sealed (sops) configs are never edited in their values: the change goes into
 sops.overlay.
 
-By default migrate is a dry run that prints a unified diff per file (exit 2
-when changes are pending, 0 when there is nothing to do). --write applies the
+By default migrate is a dry run that prints a unified diff per file. It
+exits 2 whenever a person is needed: changes pending in a dry run, or tasks
+that need review (in every mode, --write and --out too); 0 only when
+everything is done. --write applies the
 changes in place, atomically; --out DIR writes the migrated tree elsewhere;
 for live_specs dumps --out FILE writes the migrated rows, each spec carrying
 expectPubId (its row's last_pub_id) so publishing them cannot overwrite a
@@ -171,6 +173,11 @@ func (o *migrateOptions) Run() error {
 	if !sum.OK() {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
 			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
+	}
+	// A person is needed: tasks to review (in every mode), or changes
+	// a dry run left pending.
+	if n := sum.Review(); n > 0 {
+		return &reportError{fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1])}
 	}
 	if o.run.Mode == migrate.DryRun && sum.Pending > 0 {
 		return &reportError{}

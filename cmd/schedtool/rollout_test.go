@@ -226,3 +226,68 @@ func TestVersion(t *testing.T) {
 	r := execRun(t, exec.Command(bin, "-v"))
 	expect(t, r, 0, []string{"schedtool version " + modVersion + ", revision " + rev[:12]}, nil)
 }
+
+// conflicting is a V2 materialization with both a model schedule and a
+// connector one: it needs review.
+func conflicting(name string) string {
+	return "  " + name + `:
+    shards:
+      flags:
+        enable-runtime-v2: "true"
+    syncSchedule:
+      baseInterval: 2h
+    endpoint:
+      connector:
+        image: ` + sfImage + `
+        config:
+          syncSchedule:
+            syncFrequency: 1h
+    bindings: []
+`
+}
+
+// Exit 2 whenever a person is needed: changes pending in a dry run, or a
+// task that needs review, in every mode; 0 only when everything is done.
+func TestMigrateNeedsPerson(t *testing.T) {
+	for _, tc := range []struct {
+		name, catalog string
+		dry, write    int
+		stderr        string
+	}{
+		{"review only", conflicting("a/conflict"), 2, 2, "schedtool: 1 task needs review"},
+		{"pending and review", conflicting("a/conflict") + snowflake("a/ready", sfImage), 2, 2, "schedtool: 1 task needs review"},
+		{"pending only", snowflake("a/ready", sfImage), 2, 0, "1 to migrate"},
+		{"nothing", "  a/local:\n    endpoint:\n      local: {command: [x]}\n    bindings: []\n", 0, 0, "1 with nothing to do"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + tc.catalog})
+			expect(t, schedtoolIn(t, dir, "migrate", "cat"), tc.dry, nil, []string{tc.stderr})
+			expect(t, schedtoolIn(t, dir, "migrate", "-o", "json", "cat"), tc.dry, nil, []string{tc.stderr})
+			expect(t, schedtoolIn(t, dir, "migrate", "--out", "out", "cat"), tc.write, nil, []string{tc.stderr})
+			expect(t, schedtoolIn(t, dir, "migrate", "--write", "cat"), tc.write, nil, []string{tc.stderr})
+			// After --write, only the reviews are left.
+			expect(t, schedtoolIn(t, dir, "migrate", "cat"), tc.write, nil, nil)
+		})
+	}
+}
+
+// --verify prints its summary in the diff format too, and -o json
+// carries it in the summary.
+func TestVerifySummary(t *testing.T) {
+	dir := t.TempDir()
+	overnight := strings.Replace(snowflake("a/overnight", sfImage), "            syncFrequency: 1h\n",
+		"            syncFrequency: 15m\n            timezone: America/New_York\n            fastSyncStartTime: \"22:00\"\n            fastSyncStopTime: \"06:00\"\n            fastSyncEnabledDays: M-F\n", 1)
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/fixed", sfImage) + overnight})
+	want := "verify: 2 tasks checked, 1 identical, 1 differing (utc-midnight-quirk: 180 minutes); largest difference 3h, first at 2026-01-05T04:00:00Z (a/overnight)"
+	r := schedtoolIn(t, dir, "migrate", "--verify", "--verify-year", "2026", "cat")
+	expect(t, r, 2, []string{"+++ b/cat/flow.yaml"}, []string{want})
+	r = schedtoolIn(t, dir, "migrate", "-q", "--verify", "--verify-year", "2026", "cat")
+	expect(t, r, 2, nil, []string{want})
+	r = schedtoolIn(t, dir, "migrate", "-o", "json", "--verify", "--verify-year", "2026", "cat")
+	expect(t, r, 2, []string{`"verify":{"checked":2,"identical":1,"differing":1,"byCause":{"utc-midnight-quirk":180},"maxDiff":"3h","maxTask":"a/overnight","maxAt":"2026-01-05T04:00:00Z"}`}, nil)
+	// Without --verify, no verify line.
+	if r := schedtoolIn(t, dir, "migrate", "cat"); strings.Contains(r.stderr, "verify:") {
+		t.Errorf("a verify summary without --verify:\n%s", r.stderr)
+	}
+}
