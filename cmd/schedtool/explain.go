@@ -39,12 +39,23 @@ the longest it could still wait on the connector, the next 10 commit instants
 it. An unknown NAME exits 1 with the closest names.`,
 		Example: `  schedtool explain acmeCo/warehouse/materialize-snowflake fixtures/catalog
   schedtool explain -o json --at 2026-01-05T08:00:00Z acmeCo/stored/materialize-snowflake fixtures/live_specs.ndjson`,
-		Args: wrapArgs(cobra.MinimumNArgs(2)),
+		Args: explainArgs,
 		RunE: runOptions(o),
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
 	return cmd
+}
+
+// explainArgs wants a NAME and at least one PATH, and says which is missing.
+func explainArgs(cmd *cobra.Command, args []string) error {
+	switch len(args) {
+	case 0:
+		return &usageError{fmt.Sprintf("explain needs a materialization NAME and a catalog PATH: %s NAME PATH... (see '%s --help')", cmd.CommandPath(), cmd.CommandPath())}
+	case 1:
+		return &usageError{fmt.Sprintf("explain %s: give a catalog PATH (a source, a directory or a live_specs dump) to find it in: %s NAME PATH... (see '%s --help')", args[0], cmd.CommandPath(), cmd.CommandPath())}
+	}
+	return nil
 }
 
 func (o *explainOptions) Complete(args []string) error {
@@ -137,9 +148,26 @@ func (o *explainOptions) Run() error {
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, delay up to %s\n", model, e.Connector, e.Delay)
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
 	if len(e.Next) > 0 {
-		fmt.Fprintf(w, "  next commits (UTC, %s):\n", e.Zone)
+		// One column when the zone's time is UTC's (UTC itself, or a zone
+		// at offset zero over these instants): two would be the same.
+		same := true
 		for _, c := range e.Next {
-			fmt.Fprintf(w, "    %s  %s\n", c.UTC, c.Local)
+			same = same && c.UTC == c.Local
+		}
+		switch {
+		case same && (e.Zone == "UTC" || e.Zone == "Etc/UTC"):
+			fmt.Fprintf(w, "  next commits (UTC):\n")
+		case same:
+			fmt.Fprintf(w, "  next commits (UTC, which is %s's time):\n", e.Zone)
+		default:
+			fmt.Fprintf(w, "  next commits (UTC, %s):\n", e.Zone)
+		}
+		for _, c := range e.Next {
+			if same {
+				fmt.Fprintf(w, "    %s\n", c.UTC)
+			} else {
+				fmt.Fprintf(w, "    %s  %s\n", c.UTC, c.Local)
+			}
 		}
 	}
 	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)

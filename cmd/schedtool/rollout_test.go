@@ -291,3 +291,33 @@ func TestVerifySummary(t *testing.T) {
 		t.Errorf("a verify summary without --verify:\n%s", r.stderr)
 	}
 }
+
+// explain: one column of commits when the zone is UTC, two otherwise;
+// a NAME without a PATH asks for the PATH.
+func TestExplainZoneAndArgs(t *testing.T) {
+	dir := t.TempDir()
+	ny := strings.Replace(snowflake("a/ny", sfImage), "            syncFrequency: 1h\n",
+		"            syncFrequency: 15m\n            timezone: America/New_York\n            fastSyncStartTime: \"09:00\"\n            fastSyncStopTime: \"17:00\"\n", 1)
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/utc", sfImage) + ny})
+	at := "--at=2026-01-05T08:00:00Z"
+	r := schedtoolIn(t, dir, "explain", at, "a/utc", "cat")
+	expect(t, r, 0, []string{"  next commits (UTC):\n    2026-01-05T08:59:16Z\n"}, nil)
+	if strings.Contains(r.stdout, "UTC, UTC") || strings.Contains(r.stdout, "Z  2026") {
+		t.Errorf("two identical columns:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "explain", at, "a/ny", "cat")
+	expect(t, r, 0, []string{"  next commits (UTC, America/New_York):\n", "Z  2026-01-05T"}, nil)
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"explain", "a/utc"}, "explain a/utc: give a catalog PATH (a source, a directory or a live_specs dump) to find it in"},
+		{[]string{"explain"}, "explain needs a materialization NAME and a catalog PATH"},
+	} {
+		r := schedtoolIn(t, dir, tc.args...)
+		expect(t, r, 1, nil, []string{tc.msg})
+		if strings.Contains(r.stderr, "requires at least") {
+			t.Errorf("%v: cobra's arity error:\n%s", tc.args, r.stderr)
+		}
+	}
+}
