@@ -56,8 +56,12 @@ type Input struct {
 	// directory (catalog sources or not).
 	Scanned int
 	Sources []string // catalog source files (display paths)
-	Dump    string   // a stored-spec dump file, or "-" for standard input
+	Dump    string   // a stored-spec dump file, "-" for standard input, or a database URL without its password
 	Stdin   []byte   // standard input, when Arg is "-"
+	// DB is the libpq URL of a database PATH (postgres://...), whose
+	// live_specs rows are read as a dump, with Select pushed down.
+	DB     string
+	Select Selector
 }
 
 // Resolve turns command-line PATHs into inputs. An unreadable PATH, or
@@ -68,6 +72,14 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 	}
 	var out []Input
 	for _, arg := range args {
+		if IsDBURL(arg) {
+			in := Input{Arg: RedactURL(arg), Root: ".", RootWhy: "the working directory", Dump: RedactURL(arg), DB: arg}
+			if opts.Select != nil {
+				in.Select = opts.Select.Selector
+			}
+			out = append(out, in)
+			continue
+		}
 		if arg == "-" {
 			if opts.Stdin == nil {
 				return nil, &UsageError{"-: no standard input"}
@@ -577,6 +589,20 @@ func within(root, p string) bool {
 func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 	for _, in := range inputs {
 		if in.Dump == "" {
+			continue
+		}
+		if in.DB != "" {
+			if OpenDB == nil {
+				return &UsageError{in.Dump + ": this build of schedtool cannot read a database"}
+			}
+			rc, err := OpenDB(in.DB, in.Select)
+			if err == nil {
+				err = scan(rc, in.Dump)
+				rc.Close()
+			}
+			if err != nil {
+				return &UsageError{in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...)}
+			}
 			continue
 		}
 		if in.Dump == "-" {

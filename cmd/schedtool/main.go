@@ -6,6 +6,8 @@ package main
 import (
 	"os"
 	"runtime/debug"
+
+	_ "schedtool/catalog/pgsource" // postgres:// PATHs
 )
 
 func main() {

@@ -103,13 +103,15 @@ func newRoot(s Streams) *cobra.Command {
 		Long: `schedtool works on Flow catalogs (YAML or JSON sources with their imports and
 config files, sealed configs too) and on stored-spec dumps of live_specs
 (newline-delimited JSON). A PATH is a catalog source, a directory (every
-flow.yaml and flow.json under it), a .ndjson or .jsonl dump, or - for
-standard input.
+flow.yaml and flow.json under it), a .ndjson or .jsonl dump, a PostgreSQL
+URL (postgres://... or postgresql://...: the control plane's live_specs,
+password from the URL, PGPASSWORD or ~/.pgpass), or - for standard input.
 
 Exit codes: 0 nothing to report; 1 schedtool could not do its job (a bad
 flag, an unreadable PATH, nothing found); 2 findings at or above --fail-on,
 changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
+  schedtool census postgres://ops@db.internal/postgres
   schedtool schema model`,
 		Version:       versionString(),
 		SilenceUsage:  true,

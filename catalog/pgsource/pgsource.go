@@ -1,0 +1,204 @@
+// Package pgsource reads the stored specs of Flow's control plane straight
+// from PostgreSQL (SPEC section 12): the live_specs table, in one
+// REPEATABLE READ, READ ONLY transaction, keyset-paged on catalog_name,
+// each spec as the raw text of its json column. Rows come out as the
+// lines of a dump, so every command reads them as it reads a dump, in
+// bounded memory.
+//
+// Importing the package makes catalog.OpenDB read PostgreSQL URLs. It is
+// the only package that imports a database driver (pgx: the wire
+// protocol and libpq's URL, PGPASSWORD and ~/.pgpass rules in pure Go).
+package pgsource
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"schedtool/catalog"
+	"schedtool/internal/jsonstr"
+)
+
+func init() { catalog.OpenDB = Open }
+
+// PageRows is the number of rows one page (one query) asks for.
+var PageRows = 10000
+
+// Open connects to the database of a libpq URL and streams its
+// materializations as dump rows, one JSON object a line, in catalog_name
+// order (byte order). Errors come through the reader; their text never
+// holds the password.
+func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
+	secrets := catalog.URLSecrets(url)
+	cfg, err := pgconn.ParseConfig(url)
+	if err != nil {
+		return nil, errors.New(catalog.Scrub(unwrapParse(err), secrets...))
+	}
+	secrets = append(secrets, cfg.Password)
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	go func() {
+		err := read(ctx, cfg, sel, pw)
+		if err != nil {
+			err = errors.New(catalog.Scrub(describe(err), secrets...))
+		}
+		pw.CloseWithError(err)
+	}()
+	return &reader{pr, cancel}, nil
+}
+
+type reader struct {
+	*io.PipeReader
+	cancel context.CancelFunc
+}
+
+func (r *reader) Close() error {
+	r.cancel()
+	return r.PipeReader.Close()
+}
+
+// unwrapParse keeps pgconn's reason for refusing a URL, not the URL.
+func unwrapParse(err error) string {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) && pe.Unwrap() != nil {
+		return "not a valid PostgreSQL URL: " + pe.Unwrap().Error()
+	}
+	return "not a valid PostgreSQL URL: " + err.Error()
+}
+
+// describe gives the server's message, with its detail and hint.
+func describe(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		msg := pe.Severity + ": " + pe.Message + " (SQLSTATE " + pe.Code + ")"
+		if pe.Detail != "" {
+			msg += "; " + pe.Detail
+		}
+		if pe.Hint != "" {
+			msg += "; hint: " + pe.Hint
+		}
+		return msg
+	}
+	return err.Error()
+}
+
+// Query builds the page query and its parameters after the catalog name
+// last ("" for the first page): the SPEC's columns, never built_spec,
+// materializations only, the selector pushed down. Names are compared
+// with ~>~ and ordered with ~<~ (byte order), which Flow's
+// text_pattern_ops index on catalog_name serves.
+func Query(sel catalog.Selector, last string, limit int) (string, []string) {
+	var b strings.Builder
+	args := []string{last}
+	param := func(v string) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	b.WriteString(`SELECT catalog_name::text, replace(last_pub_id::text, ':', ''), connector_image_name, connector_image_tag, spec::text
+FROM public.live_specs
+WHERE spec_type = 'materialization' AND spec IS NOT NULL AND catalog_name::text ~>~ $1`)
+	var alts []string
+	for _, n := range sel.Names {
+		alts = append(alts, "catalog_name::text = "+param(n))
+	}
+	for _, p := range sel.Prefixes {
+		alts = append(alts, "starts_with(catalog_name::text, "+param(p)+")")
+	}
+	if len(alts) > 0 {
+		b.WriteString("\n  AND (" + strings.Join(alts, " OR ") + ")")
+	}
+	if len(sel.Images) > 0 {
+		var in []string
+		for _, img := range sel.Images {
+			in = append(in, param(img))
+		}
+		b.WriteString("\n  AND connector_image_name IN (" + strings.Join(in, ", ") + ")")
+	}
+	fmt.Fprintf(&b, "\nORDER BY catalog_name::text USING ~<~\nLIMIT %d", limit)
+	return b.String(), args
+}
+
+func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Writer) error {
+	conn, err := pgconn.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if err := exec(ctx, conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"); err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 256<<10)
+	last, total := "", 0
+	buf := make([]byte, 0, 4096)
+	for {
+		sql, args := Query(sel, last, PageRows)
+		params := make([][]byte, len(args))
+		for i, a := range args {
+			params[i] = []byte(a)
+		}
+		rr := conn.ExecParams(ctx, sql, params, nil, nil, nil)
+		n := 0
+		for rr.NextRow() {
+			v := rr.Values()
+			buf = row(buf[:0], v)
+			if _, err := bw.Write(buf); err != nil {
+				rr.Close()
+				return err
+			}
+			n++
+			if n == PageRows {
+				last = string(v[0])
+			}
+		}
+		if _, err := rr.Close(); err != nil {
+			return err
+		}
+		total += n
+		if n < PageRows {
+			break
+		}
+	}
+	if err := exec(ctx, conn, "COMMIT"); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func exec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
+	_, err := conn.Exec(ctx, sql).ReadAll()
+	return err
+}
+
+// row writes one result row as a dump line. A newline between the
+// spec's tokens (a json column keeps the text as written) becomes a
+// space, so that the row stays one line; a json value holds no raw
+// newline anywhere else.
+func row(b []byte, v [][]byte) []byte {
+	b = append(b, `{"catalog_name":`...)
+	b = jsonstr.Append(b, string(v[0]))
+	b = append(b, `,"spec_type":"materialization"`...)
+	for i, k := range [...]string{1: "last_pub_id", 2: "connector_image_name", 3: "connector_image_tag"} {
+		if i == 0 || v[i] == nil {
+			continue
+		}
+		b = append(b, ',', '"')
+		b = append(b, k...)
+		b = append(b, '"', ':')
+		b = jsonstr.Append(b, string(v[i]))
+	}
+	b = append(b, `,"spec":`...)
+	start := len(b)
+	b = append(b, v[4]...)
+	for i := start; i < len(b); i++ {
+		if b[i] == '\n' || b[i] == '\r' {
+			b[i] = ' '
+		}
+	}
+	return append(b, '}', '\n')
+}
