@@ -319,15 +319,16 @@ type ConfigFile struct {
 type loader struct {
 	opts    Options
 	cat     *Catalog
-	loaded  map[string]bool // by cleaned path
-	visitng map[string]bool
+	loaded  map[any]bool // by fileKey: identity, so a file reached by two paths is read once
+	visitng map[any]bool
+	configs map[any]string // config files by fileKey, to the path they are known by
 }
 
 // Load reads the sources of the inputs (not their dumps), following
 // imports and config files.
 func Load(inputs []Input, opts Options) *Catalog {
 	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
-		loaded: map[string]bool{}, visitng: map[string]bool{}}
+		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
 			if in.Dir != "" {
@@ -416,7 +417,7 @@ func (l *loader) syntaxProblem(file string, err error) {
 // source loads one catalog source and what it imports. chain is the
 // import chain to it, for cycle messages; ref the import's node.
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
-	key := path
+	key := fileKey(path)
 	if l.visitng[key] {
 		cycle := append(append([]string{}, chain...), path)
 		l.problemAt(ref, "import cycle: "+strings.Join(cycle, " -> "))

@@ -169,6 +169,14 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 		l.problemAt(c.RefNode, msg)
 		return
 	}
+	// One file reached by two paths (a symlink) is one config file with
+	// every user, so the shared-file guard sees them all.
+	key := fileKey(p)
+	if known, ok := l.configs[key]; ok {
+		p = known
+	} else {
+		l.configs[key] = p
+	}
 	if cf, ok := l.cat.Configs[p]; ok {
 		cf.Users = append(cf.Users, m)
 		if cf.Doc == nil {

@@ -50,7 +50,11 @@ type File struct {
 	New   []byte
 	Edits []finding.TextEdit
 	Tasks []string
-	Err   string // set when the file is refused
+	// Models and Zeroes are the tasks whose model schedule this file
+	// adds or replaces, and whose connector schedule it zeroes: a file
+	// with a task's model is written before the file zeroing it.
+	Models, Zeroes []string
+	Err            string // set when the file is refused
 }
 
 // Result is a migration planned over a catalog.
@@ -185,8 +189,9 @@ func (mg *Migrator) edit(all []*one) []*File {
 
 func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
 	type work struct {
-		users   []*one
-		patches []edit.Patch
+		users          []*one
+		patches        []edit.Patch
+		models, zeroes []string
 	}
 	byDoc := map[*tree.Doc]*work{}
 	var order []*tree.Doc
@@ -202,11 +207,16 @@ func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
 				w.users = append(w.users, o)
 			}
 			w.patches = append(w.patches, *p)
+			if p == o.p.model {
+				w.models = append(w.models, o.m.Name)
+			} else {
+				w.zeroes = append(w.zeroes, o.m.Name)
+			}
 		}
 	}
 	for _, doc := range order {
 		w := byDoc[doc]
-		f := &File{Path: doc.File, Old: doc.Src}
+		f := &File{Path: doc.File, Old: doc.Src, Models: w.models, Zeroes: w.zeroes}
 		for _, o := range w.users {
 			f.Tasks = append(f.Tasks, o.m.Name)
 		}

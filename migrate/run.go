@@ -3,8 +3,10 @@ package migrate
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -49,6 +51,8 @@ type Summary struct {
 	Problems int            `json:"problems"` // unreadable inputs and rows
 	// Verify sums up the equivalence checks (--verify).
 	Verify *VerifySummary `json:"verify,omitempty"`
+	// Interrupted is the signal that stopped the writes (SIGINT, SIGTERM).
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // Review is the number of tasks that need a person.
@@ -110,7 +114,9 @@ func (v *VerifySummary) Line() string {
 }
 
 // OK reports whether the run did all of its job.
-func (s *Summary) OK() bool { return s.Refused == 0 && s.Failed == 0 && s.Problems == 0 }
+func (s *Summary) OK() bool {
+	return s.Refused == 0 && s.Failed == 0 && s.Problems == 0 && s.Interrupted == ""
+}
 
 // Run migrates the inputs: catalog trees first, then each dump, writing
 // the diff or the JSON report to out and messages to errw.
@@ -137,6 +143,9 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		return r.sum, err
 	}
 	r.sum.Pending = r.sum.Files + r.sum.Rows
+	if r.stopped != nil {
+		r.sum.Interrupted = SignalName(r.stopped)
+	}
 	if r.json != nil {
 		r.json.end(r.sum)
 	}
@@ -156,6 +165,7 @@ type runner struct {
 	json    *jsonReport
 	reviews []string
 	more    int
+	stopped os.Signal // a signal stopped the writes
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -199,6 +209,7 @@ func (r *runner) catalog(inputs []catalog.Input) error {
 	for i := range res.Tasks {
 		r.task(&res.Tasks[i])
 	}
+	var changed []*File
 	for _, f := range res.Files {
 		if f.Err != "" {
 			r.sum.Refused++
@@ -209,8 +220,8 @@ func (r *runner) catalog(inputs []catalog.Input) error {
 			continue
 		}
 		r.sum.Files++
-		switch r.opts.Mode {
-		case DryRun:
+		changed = append(changed, f)
+		if r.opts.Mode == DryRun {
 			if r.json == nil {
 				if err := Diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
 					return err
@@ -218,25 +229,72 @@ func (r *runner) catalog(inputs []catalog.Input) error {
 			} else {
 				r.json.file(f.Path, "pending", "")
 			}
-		case Write:
-			if f.Path == "<stdin>" {
-				r.fail(f.Path, "standard input cannot be written in place; use --out DIR or a dry run")
-				continue
+		}
+	}
+	switch r.opts.Mode {
+	case Write:
+		for _, g := range groups(changed) {
+			puts := make([]*Put, len(g.files))
+			for i, f := range g.files {
+				puts[i] = &Put{Path: f.Path, Old: f.Old, Data: f.New}
+				if f.Path == "<stdin>" && g.err == "" {
+					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
+				}
 			}
-			if err := WriteFile(f.Path, f.Old, f.New); err != nil {
-				r.fail(f.Path, err.Error())
-				continue
-			}
-			r.sum.Written++
-			if r.json != nil {
-				r.json.file(f.Path, "written", "")
+			r.writeGroup(g, puts)
+		}
+	case OutDir:
+		return r.outDir(inputs, cat, changed)
+	}
+	return nil
+}
+
+// writeGroup writes one group, or reports why it cannot be. A signal
+// during its renames lets it finish and stops the groups after it.
+func (r *runner) writeGroup(g group, puts []*Put) {
+	if r.stopped != nil {
+		r.notWritten(puts, "", "interrupted before this group")
+		return
+	}
+	if g.err != "" {
+		r.notWritten(puts, "", g.err)
+		return
+	}
+	if err := WriteGroup(puts); err != nil {
+		ge, _ := err.(*GroupError)
+		if ge == nil {
+			ge = &GroupError{Path: puts[0].Path, Err: err}
+		}
+		r.notWritten(puts, ge.Path, ge.Error())
+	} else {
+		for i, p := range puts {
+			written.Add(1)
+			if len(g.files[i].Tasks) > 0 { // a changed file, not a copy (--out)
+				r.sum.Written++
+				if r.json != nil {
+					r.json.file(p.Path, "written", "")
+				}
 			}
 		}
 	}
-	if r.opts.Mode == OutDir {
-		return r.outDir(inputs, cat, res)
+	if sig := Interrupted(); sig != nil {
+		r.stopped = sig
 	}
-	return nil
+}
+
+// notWritten reports every file of a group that was not written: the one
+// at fault with the reason, the others as its companions.
+func (r *runner) notWritten(puts []*Put, at, msg string) {
+	for _, p := range puts {
+		switch {
+		case p.Path == at || len(puts) == 1:
+			r.fail(p.Path, msg)
+		case at == "":
+			r.fail(p.Path, msg)
+		default:
+			r.fail(p.Path, fmt.Sprintf("written together with %s, which failed: %s", at, msg))
+		}
+	}
 }
 
 func (r *runner) fail(path, msg string) {
@@ -248,49 +306,126 @@ func (r *runner) fail(path, msg string) {
 }
 
 // outDir writes every file of the catalog, migrated, under the output
-// directory, at its path relative to its input's root.
-func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, res *Result) error {
-	changed := map[string][]byte{}
-	for _, f := range res.Files {
-		if f.Err == "" {
-			changed[f.Path] = f.New
-		}
-	}
+// directory, at its path relative to its input's root: the files a
+// migration changes in groups, as --write does, the others one by one.
+// Two files that would land on one output path, or an output path
+// through a symlink, stop the run before anything is written.
+func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, changed []*File) error {
+	dst := map[string]string{}
+	owner := map[string]string{}
 	for _, path := range cat.Files {
-		doc := cat.Docs[path]
 		if path == "<stdin>" {
-			r.fail(path, "standard input has no place in an output tree")
-			continue
+			return &catalog.UsageError{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
 		}
 		rel := ""
 		for _, in := range inputs {
-			if rp, err := filepath.Rel(in.Root, path); err == nil && !strings.HasPrefix(rp, "..") {
+			if rp, err := filepath.Rel(in.Root, path); err == nil && rp != ".." && !strings.HasPrefix(rp, ".."+string(filepath.Separator)) {
 				rel = rp
 				break
 			}
 		}
 		if rel == "" {
-			r.fail(path, "outside every input root")
-			continue
+			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
 		}
-		data := doc.Src
-		if n, ok := changed[path]; ok {
-			data = n
+		d := filepath.Join(r.opts.Out, rel)
+		if prev, ok := owner[d]; ok {
+			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
 		}
-		dst := filepath.Join(r.opts.Out, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			r.fail(dst, err.Error())
-			continue
+		if err := noSymlinkBelow(r.opts.Out, d); err != nil {
+			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
-		if err := WriteFile(dst, nil, data); err != nil {
-			r.fail(dst, err.Error())
-			continue
+		owner[d], dst[path] = path, d
+	}
+	// An output file that is one of the files read (by identity: a
+	// config reached from inside the output directory) is refused.
+	read := map[catalog.FileID]string{}
+	for _, path := range cat.Files {
+		if id, ok := catalog.Identify(path); ok {
+			read[id] = path
 		}
-		if _, ok := changed[path]; ok {
-			r.sum.Written++
-			if r.json != nil {
-				r.json.file(dst, "written", "")
+	}
+	for _, path := range cat.Files {
+		if id, ok := catalog.Identify(dst[path]); ok && read[id] != "" {
+			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", dst[path], read[id])}
+		}
+	}
+	isChanged := map[string]bool{}
+	var outs []*File
+	for _, f := range changed {
+		isChanged[f.Path] = true
+		o := *f
+		o.Path, o.Old = dst[f.Path], nil
+		outs = append(outs, &o)
+	}
+	for _, path := range cat.Files {
+		if !isChanged[path] {
+			outs = append(outs, &File{Path: dst[path], New: cat.Docs[path].Src})
+		}
+	}
+	sort.Slice(outs, func(i, j int) bool { return outs[i].Path < outs[j].Path })
+	for _, g := range groups(outs) {
+		puts := make([]*Put, len(g.files))
+		for i, f := range g.files {
+			puts[i] = &Put{Path: f.Path, Data: f.New}
+			if err := mkdirBelow(r.opts.Out, filepath.Dir(f.Path)); err != nil && g.err == "" {
+				g.err = err.Error()
 			}
+		}
+		r.writeGroup(g, puts)
+	}
+	return nil
+}
+
+// noSymlinkBelow refuses an output path with a symlink (or a file where a
+// directory must be) between the output directory and it: nothing is
+// written through a symlink.
+func noSymlinkBelow(out, path string) error {
+	rel, err := filepath.Rel(out, path)
+	if err != nil {
+		return err
+	}
+	cur := out
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		st, err := os.Lstat(cur)
+		if err != nil {
+			return nil // not there yet: created as a directory or a file
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; schedtool does not write through one", cur)
+		}
+		if cur != path && !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", cur)
+		}
+		if cur == path && !st.Mode().IsRegular() {
+			return fmt.Errorf("%s exists and is not a regular file", cur)
+		}
+	}
+	return nil
+}
+
+// mkdirBelow creates dir and its parents below out, one at a time,
+// refusing a symlink on the way.
+func mkdirBelow(out, dir string) error {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(out, dir)
+	if err != nil || rel == "." {
+		return err
+	}
+	cur := out
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		st, err := os.Lstat(cur)
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory (a symlink?); schedtool does not write through one", cur)
 		}
 	}
 	return nil
@@ -365,6 +500,10 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			r.sum.Failed++
 			return cerr
 		}
+		written.Add(1)
+		if sig := Interrupted(); sig != nil {
+			r.stopped = sig
+		}
 	}
 	return err
 }
@@ -400,6 +539,9 @@ func (r *runner) summary() {
 	}
 	if s.Failed > 0 {
 		line += fmt.Sprintf("; %d failed", s.Failed)
+	}
+	if s.Interrupted != "" {
+		line += fmt.Sprintf("; interrupted by %s: the group being written was finished, nothing after it was written, no temp file is left", s.Interrupted)
 	}
 	r.note("%s", line)
 	if r.mg.Verify {

@@ -266,9 +266,57 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 		}
 		return c
 	}
+	if p.agrees(d, m) {
+		// The model schedule is the connector's, converted: a migration
+		// stopped between its two files (the model written first, so the
+		// task stayed paced). Both --resolve choices give the same result.
+		d.Action, d.ZeroConnector = Migrate, true
+		d.RemoveUpdateDelay = d.Result.Kind == connector.KindUpdateDelay
+		d.Reason = FinishNote
+		return d
+	}
 	d.Action = Review
 	d.Reason = "both a materialization syncSchedule and a configured connector schedule (the build rejects this); choose with --resolve=model or --resolve=connector"
 	return d
+}
+
+// FinishNote explains a conflict that migrate finishes on its own.
+const FinishNote = "the materialization syncSchedule already equals the connector's, converted (a migration that stopped half way): the connector's is zeroed"
+
+// agrees reports whether the task's model schedule means exactly what the
+// conversion of its connector schedule would write.
+func (p *Planner) agrees(d Decision, m *catalog.Materialization) bool {
+	if unconvertible(d.Result, m) != "" {
+		return false
+	}
+	c := p.convert(Decision{V2: d.V2, Entry: d.Entry, Tag: d.Tag, Result: d.Result}, p.intervalText(m, d))
+	if c.Action != Migrate || c.Model == nil || (d.Result.Kind == connector.KindUpdateDelay && !c.RemoveUpdateDelay) {
+		return false
+	}
+	want, err := model.Decode(c.Model.Value())
+	if err != nil {
+		return false
+	}
+	have, err := model.Decode(m.ModelSchedule().Interface(nil))
+	if err != nil {
+		return false
+	}
+	return sameSchedule(want, have)
+}
+
+// sameSchedule compares two decoded schedules by meaning: durations,
+// timezone, and per window its interval, clocks and enabled days.
+func sameSchedule(a, b *model.Schedule) bool {
+	if a.BaseInterval != b.BaseInterval || a.Timezone != b.Timezone || len(a.Windows) != len(b.Windows) {
+		return false
+	}
+	for i, w := range a.Windows {
+		v := b.Windows[i]
+		if w.Interval != v.Interval || w.Start != v.Start || w.End != v.End || w.EnabledDays() != v.EnabledDays() {
+			return false
+		}
+	}
+	return true
 }
 
 // AlternatingModel maps an alternating connector schedule (SPEC section 7):

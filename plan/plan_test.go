@@ -74,6 +74,13 @@ func TestDecide(t *testing.T) {
 		{"file sink, interval stays", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Migrate, "{baseInterval: 15m}", false, false, false},
 		{"file sink, --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}", FileInterval, Migrate, "{baseInterval: 1h}", true, false, false},
 		{"conflict", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Review, "", false, false, false},
+		// A migration stopped between the model's file and the config's:
+		// the schedules agree, so the run finishes it (SPEC 7).
+		{"conflict that agrees: finish it", Options{}, `"true"`, "{baseInterval: 2h}", sf, "{syncSchedule: {syncFrequency: 120m}}", Conflict, Migrate, "", true, false, false},
+		{"conflict that agrees, alternating", Options{}, `"true"`, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 15m, start: "9:00", end: "17:00", days: [tuesday, Sun]}]}`, sf,
+			`{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T"}}`, Conflict, Migrate, "", true, false, false},
+		{"conflict that differs by a day", Options{}, `"true"`, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 15m, start: "09:00", end: "17:00", days: [Tue]}]}`, sf,
+			`{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T"}}`, Conflict, Review, "", false, false, false},
 		{"conflict, --resolve=model", Options{Resolve: "model"}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Migrate, "", true, false, false},
 		{"conflict, --resolve=connector", Options{Resolve: "connector"}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Migrate, "{baseInterval: 2h}", true, false, true},
 		{"stacked default", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{host: h}", Stacked, Migrate, "", true, false, false},

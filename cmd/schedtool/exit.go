@@ -26,6 +26,27 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// interruptedError is a run stopped by SIGINT or SIGTERM: exit 130 for
+// SIGINT (the shell's convention), 1 for SIGTERM.
+type interruptedError struct {
+	sig     string
+	written int
+}
+
+func (e *interruptedError) Error() string {
+	return fmt.Sprintf("interrupted by %s: %d %s written before it, each group whole; nothing half-written, no temp file left", e.sig, e.written, plural(e.written, "file", "files"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// ExitInterrupted is SIGINT's exit code.
+const ExitInterrupted = 130
+
 // exitCode maps the error of a command to the process exit code. It is
 // the only place where that mapping is made.
 func exitCode(err error, stderr io.Writer) int {
@@ -38,6 +59,14 @@ func exitCode(err error, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "schedtool: "+rep.msg)
 		}
 		return ExitReport
+	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		fmt.Fprintln(stderr, "schedtool: "+ie.Error())
+		if ie.sig == "SIGINT" {
+			return ExitInterrupted
+		}
+		return ExitFailure
 	}
 	var ue *catalog.UsageError
 	if errors.As(err, &ue) {

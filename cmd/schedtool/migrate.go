@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/signal"
+	"syscall"
 	"path/filepath"
 	"strings"
 	"time"
@@ -19,6 +23,7 @@ type migrateOptions struct {
 	*common
 	write         bool
 	out           string
+	force         bool
 	absent        string
 	resolve       string
 	zeroFileSinks bool
@@ -73,7 +78,8 @@ standard error with the reason; V1 tasks are skipped.`,
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&o.write, "write", "w", false, "apply the changes in place (atomically; a file changed since it was read is refused)")
-	f.StringVar(&o.out, "out", "", "write the migrated tree under this directory, or the migrated rows of a dump to this file")
+	f.StringVar(&o.out, "out", "", "write the migrated tree under this directory, or the migrated rows of a dump to this file (never an input, never over existing files unless --force)")
+	f.BoolVar(&o.force, "force", false, "let --out replace an existing file, or write into a non-empty directory")
 	f.StringVar(&o.absent, "absent", "preserve", "a task on the 30m default: preserve writes syncSchedule {baseInterval: 30m}, drop only turns the connector's delay off")
 	f.StringVar(&o.resolve, "resolve", "", "a conflict: model keeps the materialization schedule, connector replaces it by the converted connector one")
 	f.BoolVar(&o.zeroFileSinks, "zero-file-sinks", false, "also set file sinks' intervals to zero (outside their published values)")
@@ -135,37 +141,145 @@ func (o *migrateOptions) Validate() error {
 	case o.write && dumps > 0:
 		return &usageError{"--write does not rewrite a live_specs dump in place; use --out FILE to write its migrated rows"}
 	case o.write:
+		for _, in := range o.inputs {
+			if in.Arg == "-" {
+				// Its config files could be written and the source not:
+				// refuse before anything is written (SPEC 7).
+				return &usageError{"--write -: standard input cannot be written in place (and the files it names would be changed without it); give the catalog by its path, or use a dry run"}
+			}
+		}
 		o.run.Mode = migrate.Write
 	case o.out != "" && dumps > 0 && trees > 0:
 		return &usageError{"--out is a directory for catalog trees and a file for dumps: migrate them in separate runs"}
 	case o.out != "" && dumps > 0:
 		o.run.Mode = migrate.OutFile
-		if st, err := os.Stat(o.out); err == nil && st.IsDir() {
-			return &usageError{fmt.Sprintf("--out %s is a directory; for a dump, name the file to write", o.out)}
-		}
+		return o.checkOutFile()
 	case o.out != "":
 		o.run.Mode = migrate.OutDir
-		if st, err := os.Stat(o.out); err == nil && !st.IsDir() {
-			return &usageError{fmt.Sprintf("--out %s is a file; for a catalog tree, name a directory", o.out)}
+		return o.checkOutDir()
+	}
+	return nil
+}
+
+// inputFiles are the files and directories the command line names, and
+// the sources found under its directories.
+func (o *migrateOptions) inputFiles() []string {
+	var paths []string
+	for _, in := range o.inputs {
+		if in.Arg == "-" {
+			continue
 		}
-		out, _ := filepath.Abs(o.out)
-		for _, in := range o.inputs {
-			if st, err := os.Stat(in.Arg); err != nil || !st.IsDir() {
-				continue // only a directory is searched for more sources
+		paths = append(paths, in.Arg)
+		if in.Dump != "" {
+			paths = append(paths, in.Dump)
+		}
+		paths = append(paths, in.Sources...)
+	}
+	return paths
+}
+
+// checkOutFile refuses an --out FILE that is an input (by identity, so a
+// symlink or another spelling is no way round), a symlink, something
+// other than a file, or an existing file without --force.
+func (o *migrateOptions) checkOutFile() error {
+	st, err := os.Lstat(o.out)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return &usageError{fmt.Sprintf("--out %s: %v", o.out, err)}
+		}
+		return nil
+	}
+	if id, ok := catalog.Identify(o.out); ok {
+		for _, p := range o.inputFiles() {
+			if pid, ok := catalog.Identify(p); ok && pid == id {
+				return &usageError{fmt.Sprintf("--out %s is the input %s: writing it would replace the input with only the migrated rows; name another file", o.out, p)}
 			}
-			root, _ := filepath.Abs(in.Arg)
-			if rel, err := filepath.Rel(root, out); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-				return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
-			}
+		}
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		return &usageError{fmt.Sprintf("--out %s is a symlink; schedtool does not write through one", o.out)}
+	case st.IsDir():
+		return &usageError{fmt.Sprintf("--out %s is a directory; for a dump, name the file to write", o.out)}
+	case !st.Mode().IsRegular():
+		return &usageError{fmt.Sprintf("--out %s is not a regular file", o.out)}
+	case !o.force:
+		return &usageError{fmt.Sprintf("--out %s exists; schedtool does not replace it unless --force", o.out)}
+	}
+	return nil
+}
+
+// checkOutDir refuses an --out DIR that is a file, a symlink, an input, a
+// directory holding an input or inside one (judged on resolved paths), or
+// a non-empty directory without --force.
+func (o *migrateOptions) checkOutDir() error {
+	st, err := os.Lstat(o.out)
+	switch {
+	case err == nil && st.Mode()&fs.ModeSymlink != 0:
+		return &usageError{fmt.Sprintf("--out %s is a symlink; schedtool does not write through one", o.out)}
+	case err == nil && !st.IsDir():
+		return &usageError{fmt.Sprintf("--out %s is a file; for a catalog tree, name a directory", o.out)}
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return &usageError{fmt.Sprintf("--out %s: %v", o.out, err)}
+	}
+	out := realPath(o.out)
+	for _, in := range o.inputs {
+		if in.Arg == "-" {
+			continue
+		}
+		p := realPath(in.Arg)
+		if in.Dir != "" && contains(p, out) {
+			return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
+		}
+		if contains(out, p) {
+			return &usageError{fmt.Sprintf("--out %s holds the input %s: the migrated tree could overwrite it; name a directory elsewhere", o.out, in.Arg)}
+		}
+	}
+	if err == nil && !o.force {
+		if entries, rerr := os.ReadDir(o.out); rerr != nil {
+			return &usageError{fmt.Sprintf("--out %s: %v", o.out, rerr)}
+		} else if len(entries) > 0 {
+			return &usageError{fmt.Sprintf("--out %s is not empty; schedtool writes a tree only into a new or empty directory unless --force", o.out)}
 		}
 	}
 	return nil
 }
 
+// realPath is p absolute with its symlinks resolved, as far as it exists.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	var rest []string
+	for cur := abs; ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		if filepath.Dir(cur) == cur {
+			return abs
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+	}
+}
+
+// contains reports whether p is dir or under it.
+func contains(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 func (o *migrateOptions) Run() error {
+	if o.run.Mode != migrate.DryRun {
+		stop := o.handleSignals()
+		defer stop()
+	}
 	sum, err := o.migrator.Run(o.inputs, o.run, o.Out, o.Err)
 	if err != nil {
 		return err
+	}
+	if sum.Interrupted != "" {
+		return &interruptedError{sig: sum.Interrupted, written: sum.Written}
 	}
 	if err := o.selected(); err != nil {
 		return err
@@ -183,4 +297,28 @@ func (o *migrateOptions) Run() error {
 		return &reportError{}
 	}
 	return nil
+}
+
+// handleSignals makes SIGINT and SIGTERM finish or undo the group being
+// written and leave no temp file (SPEC 7): outside a group's renames the
+// process ends at once, its temp files removed; during them the group
+// finishes and the run stops after it. stop ends the handling.
+func (o *migrateOptions) handleSignals() (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			migrate.OnSignal(sig, func() {
+				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
+				os.Exit(exitCode(e, o.Err))
+			})
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }

@@ -1,0 +1,340 @@
+package migrate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+// groupTree writes a catalog whose migration touches multi-file groups:
+//
+//   - flow.yaml, b/flow.yaml, shared.yaml, a.config.yaml: task A with its
+//     own config file, B1 and B2 (in two sources) sharing shared.yaml, and
+//     D on the 30m default with an inline config (one group: they share
+//     files);
+//   - c/flow.yaml and c/reports.config.json: C with a sealed config (the
+//     change goes into sops.overlay);
+//   - e/flow.yaml: E, alternating, inline (a group of one file).
+func groupTree(t testing.TB, dir string) {
+	t.Helper()
+	files := map[string]string{
+		"flow.yaml": `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: a.config.yaml
+    bindings: []
+  acmeCo/b1:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: shared.yaml
+    bindings: []
+  acmeCo/d:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-redshift:v2
+        config: {host: d}
+    bindings: []
+`,
+		"b/flow.yaml": `materializations:
+  acmeCo/b2:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: ../shared.yaml
+    bindings: []
+`,
+		"shared.yaml":   "host: shared\nsyncSchedule:\n  syncFrequency: 2h\n",
+		"a.config.yaml": "host: a\nsyncSchedule:\n  syncFrequency: 1h\n",
+		"c/flow.yaml": `materializations:
+  acmeCo/c:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-bigquery:v3
+        config: reports.config.json
+    bindings: []
+`,
+		"e/flow.yaml": `materializations:
+  acmeCo/e:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config:
+          syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}
+    bindings: []
+`,
+	}
+	sealed, err := os.ReadFile("testdata/golden/sealed/in/reports.config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["c/reports.config.json"] = string(sealed)
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// groupTasks are the tasks of groupTree, all of which migrate.
+var groupTasks = []string{"acmeCo/a", "acmeCo/b1", "acmeCo/b2", "acmeCo/c", "acmeCo/d", "acmeCo/e"}
+
+// taskState is how a task reads from the files as they are: its plan's
+// situation, and whether anything paces it (a model schedule, or a
+// connector delay that is not known to be zero).
+type taskState struct {
+	Situation plan.Situation
+	Paced     bool
+}
+
+func taskStates(t testing.TB, dir string) map[string]taskState {
+	t.Helper()
+	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.Load(inputs, catalog.DefaultOptions())
+	if len(cat.Problems) > 0 {
+		t.Fatalf("the tree does not load: %+v", cat.Problems)
+	}
+	reg := connector.Builtin()
+	p := &plan.Planner{Registry: reg}
+	out := map[string]taskState{}
+	for _, m := range cat.Materializations {
+		_, _, res := m.ConnectorSchedule(reg)
+		out[m.Name] = taskState{p.Decide(m).Situation, m.ModelSchedule() != nil || !(res.Known && res.Delay == 0)}
+	}
+	return out
+}
+
+// snapshot is every file under dir (temp files too) and its content.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	return out
+}
+
+func writeRun(dir string) (*Summary, string, error) {
+	reg := connector.Builtin()
+	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	if err != nil {
+		return nil, "", err
+	}
+	var out, errb bytes.Buffer
+	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write}, &out, &errb)
+	return sum, errb.String(), err
+}
+
+// failAt makes the n-th step of the writes fail (counting from 1), and,
+// when restore > 0, the restore-th restore of a rollback too. It returns
+// how many steps ran.
+func failAt(n, restore int) *int {
+	count, restores := 0, 0
+	fault = func(step, path string) error {
+		if step == "restore" {
+			restores++
+			if restores == restore {
+				return fmt.Errorf("injected fault at %s of %s", step, path)
+			}
+			return nil
+		}
+		count++
+		if count == n {
+			return fmt.Errorf("injected fault at %s of %s", step, path)
+		}
+		return nil
+	}
+	return &count
+}
+
+// TestGroupFaultAtEveryStep fails each step of the writes in turn (every
+// temp file's create, write, sync and close, every original's backup,
+// every rename) and then also a restore of the rollback. Afterwards every
+// file is old or new, no temp file is left, each task is untouched or
+// fully migrated (with a failed restore: still paced), and a run without
+// faults completes the migration.
+func TestGroupFaultAtEveryStep(t *testing.T) {
+	defer func() { fault = nil }()
+	ref := t.TempDir()
+	groupTree(t, ref)
+	old := snapshot(t, ref)
+	before := taskStates(t, ref)
+	steps := failAt(0, 0)
+	if sum, msg, err := writeRun(ref); err != nil || !sum.OK() || sum.Written != 7 {
+		t.Fatalf("reference run: %v %+v\n%s", err, sum, msg)
+	}
+	total := *steps
+	want := snapshot(t, ref)
+	migrated := taskStates(t, ref)
+	for _, task := range groupTasks {
+		if migrated[task].Situation != plan.Migrated || before[task].Situation == plan.Migrated || !before[task].Paced {
+			t.Fatalf("%s: %+v before, %+v after the reference run", task, before[task], migrated[task])
+		}
+	}
+	if total < 7*6 {
+		t.Fatalf("only %d steps for 7 files", total)
+	}
+	for n := 1; n <= total; n++ {
+		for _, restore := range []int{0, 1, 2} {
+			t.Run(fmt.Sprintf("step%d-restore%d", n, restore), func(t *testing.T) {
+				dir := t.TempDir()
+				groupTree(t, dir)
+				failAt(n, restore)
+				sum, msg, err := writeRun(dir)
+				fault = nil
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sum.OK() || sum.Failed == 0 || !strings.Contains(msg, "injected fault") {
+					t.Errorf("the fault was not reported: %+v\n%s", sum, msg)
+				}
+				got := snapshot(t, dir)
+				for name, content := range got {
+					if IsTemp(name) {
+						t.Errorf("temp file left behind: %s", name)
+					} else if content != old[name] && content != want[name] {
+						t.Errorf("%s is neither old nor new:\n%s", name, content)
+					}
+				}
+				states := taskStates(t, dir)
+				for _, task := range groupTasks {
+					s := states[task]
+					if !s.Paced {
+						t.Errorf("%s is unpaced: %+v", task, s)
+					}
+					if restore == 0 && s != before[task] && s != migrated[task] {
+						t.Errorf("%s is half migrated: %+v (before %+v)", task, s, before[task])
+					}
+				}
+				if sum, msg, err := writeRun(dir); err != nil || !sum.OK() {
+					t.Fatalf("the rerun: %v %+v\n%s", err, sum, msg)
+				}
+				if got := snapshot(t, dir); !equalMaps(got, want) {
+					t.Errorf("the rerun did not complete the migration:\n%s", diffMaps(got, want))
+				}
+			})
+		}
+	}
+}
+
+func equalMaps(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func diffMaps(got, want map[string]string) string {
+	var out []string
+	for k, v := range got {
+		if want[k] != v {
+			out = append(out, fmt.Sprintf("%s:\n%s\nwant:\n%s", k, v, want[k]))
+		}
+	}
+	for k := range want {
+		if _, ok := got[k]; !ok {
+			out = append(out, k+": missing")
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// The write order of a group: the file adding a task's model schedule
+// before the file zeroing its connector, whatever the paths' order.
+func TestGroupWriteOrder(t *testing.T) {
+	files := []*File{
+		{Path: "a.config.yaml", Tasks: []string{"a"}, Zeroes: []string{"a"}},
+		{Path: "b/flow.yaml", Tasks: []string{"b2"}, Models: []string{"b2"}},
+		{Path: "flow.yaml", Tasks: []string{"a", "b1", "d"}, Models: []string{"a", "b1", "d"}, Zeroes: []string{"d"}},
+		{Path: "shared.yaml", Tasks: []string{"b1", "b2"}, Zeroes: []string{"b1", "b2"}},
+		{Path: "z/flow.yaml", Tasks: []string{"z"}, Models: []string{"z"}, Zeroes: []string{"z"}},
+	}
+	gs := groups(files)
+	var got []string
+	for _, g := range gs {
+		var names []string
+		for _, f := range g.files {
+			names = append(names, f.Path)
+		}
+		got = append(got, strings.Join(names, " "), g.err)
+	}
+	want := []string{"b/flow.yaml flow.yaml a.config.yaml shared.yaml", "", "z/flow.yaml", ""}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("groups %q, want %q", got, want)
+	}
+	// Two files that each hold the other's model: no safe order.
+	cyc := groups([]*File{
+		{Path: "x", Tasks: []string{"p", "q"}, Models: []string{"p"}, Zeroes: []string{"q"}},
+		{Path: "y", Tasks: []string{"p", "q"}, Models: []string{"q"}, Zeroes: []string{"p"}},
+	})
+	if len(cyc) != 1 || !strings.Contains(cyc[0].err, "no order") {
+		t.Errorf("a cycle was not refused: %+v", cyc)
+	}
+}
+
+// A group whose second rename fails after the first: the first file is
+// restored to its original inode (the backup is a hard link), mode kept.
+func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.WriteFile(a, []byte("a old"), 0o640)
+	os.WriteFile(b, []byte("b old"), 0o644)
+	ida, _ := catalog.Identify(a)
+	fault = func(step, path string) error {
+		if step == "rename" && path == b {
+			return errors.New("injected")
+		}
+		return nil
+	}
+	defer func() { fault = nil }()
+	err := WriteGroup([]*Put{{Path: a, Old: []byte("a old"), Data: []byte("a new")}, {Path: b, Old: []byte("b old"), Data: []byte("b new")}})
+	var ge *GroupError
+	if !errors.As(err, &ge) || ge.Path != b || ge.Stuck != "" {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "a old" {
+		t.Errorf("a = %q", got)
+	}
+	if id, _ := catalog.Identify(a); id != ida {
+		t.Error("a is not its original inode")
+	}
+	if st, _ := os.Stat(a); st.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v", st.Mode().Perm())
+	}
+	noTemps(t, dir)
+}
