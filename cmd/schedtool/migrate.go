@@ -6,9 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"syscall"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
