@@ -164,6 +164,13 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 			break
 		}
 	}
+	if total == 0 {
+		// Row-level security hides rows silently: no rows at all is
+		// the one sign of it a reader gets.
+		if why := rlsCause(ctx, conn); why != "" {
+			return errors.New(why)
+		}
+	}
 	if err := exec(ctx, conn, "COMMIT"); err != nil {
 		return err
 	}

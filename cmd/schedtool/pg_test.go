@@ -259,3 +259,59 @@ func TestPostgresPasswordSources(t *testing.T) {
 		t.Errorf("no password anywhere: exit %d, want 1\n%s", r.code, r.stderr)
 	}
 }
+
+// A role without BYPASSRLS reads nothing when no policy grants it rows:
+// schedtool says row-level security is the likely cause, exits 1, and the
+// census gate fails. A policy that grants some rows is honoured.
+func TestPostgresRowLevelSecurity(t *testing.T) {
+	db, _ := pgFixture(t, 300)
+	for _, args := range [][]string{
+		{"census", db.ReaderURL},
+		{"census", "--fail-if-remaining", "-o", "json", db.ReaderURL},
+		{"validate", db.ReaderURL},
+		{"migrate", db.ReaderURL},
+	} {
+		r := schedtool(t, "", args...)
+		if r.code != 1 {
+			t.Errorf("%v: exit %d, want 1\n%s", args[:len(args)-1], r.code, r.stderr)
+		}
+		for _, want := range []string{"read no rows from public.live_specs", "row-level security", `role "` + db.Reader + `"`, "BYPASSRLS"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: stderr does not say %q:\n%s", args[:len(args)-1], want, r.stderr)
+			}
+		}
+		if strings.Contains(r.stdout+r.stderr, db.ReaderPassword) {
+			t.Errorf("%v: the password is in the output", args[:len(args)-1])
+		}
+	}
+	// A role that sees every row and selects nothing is told about the
+	// selector, not about row-level security.
+	r := schedtool(t, "", "census", "--name", "nobody/here", db.BypassURL)
+	if r.code != 1 || strings.Contains(r.stderr, "row-level security") || !strings.Contains(r.stderr, "--name nobody/here") {
+		t.Errorf("selector picking nothing as BYPASSRLS: exit %d\n%s", r.code, r.stderr)
+	}
+	// A grant on one tenant: the reader sees exactly those rows.
+	if err := db.GrantReader(context.Background(), "materialize-acmeCo/"); err != nil {
+		t.Fatal(err)
+	}
+	granted := schedtool(t, "", "census", "-o", "csv", db.ReaderURL)
+	selected := schedtool(t, "", "census", "-o", "csv", "--prefix", "materialize-acmeCo/", db.BypassURL)
+	if granted.code != 0 || selected.code != 0 {
+		t.Fatalf("exit %d and %d\n%s%s", granted.code, selected.code, granted.stderr, selected.stderr)
+	}
+	strip := func(s, url string) string { return strings.ReplaceAll(s, displayName(url), "SOURCE") }
+	if diff := cmp.Diff(strip(selected.stdout, db.BypassURL), strip(granted.stdout, db.ReaderURL)); diff != "" {
+		t.Errorf("reader granted materialize-acmeCo/ vs --prefix as BYPASSRLS (-bypass +reader):\n%s", diff)
+	}
+	if !strings.Contains(granted.stdout, "materialize-acmeCo/") || strings.Contains(granted.stdout, "materialize-globex/") {
+		t.Errorf("the reader's rows:\n%s", granted.stdout)
+	}
+	// An owner that the table forces row-level security on.
+	if err := pgtest.Exec(context.Background(), db.SuperURL, "DELETE FROM read_grants; ALTER TABLE live_specs OWNER TO "+db.Reader+"; ALTER TABLE live_specs FORCE ROW LEVEL SECURITY"); err != nil {
+		t.Fatal(err)
+	}
+	r = schedtool(t, "", "census", db.ReaderURL)
+	if r.code != 1 || !strings.Contains(r.stderr, "FORCE ROW LEVEL SECURITY") {
+		t.Errorf("forced on the owner: exit %d\n%s", r.code, r.stderr)
+	}
+}
