@@ -24,6 +24,7 @@ type Explanation struct {
 	Task      string   `json:"task"`
 	File      string   `json:"file"`
 	Runtime   string   `json:"runtime"`
+	Disabled  bool     `json:"disabled"` // shards.disable: paces again when enabled
 	Image     string   `json:"image"`
 	Model     string   `json:"modelSchedule"`     // "" when none
 	Connector string   `json:"connectorSchedule"` // its kind
@@ -39,7 +40,7 @@ type Explanation struct {
 // Explain explains m, with the next n commits after at.
 func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) Explanation {
 	d := p.Decide(m)
-	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation)}
+	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Disabled: m.Disabled()}
 	if d.V2 {
 		e.Runtime = "v2"
 	}

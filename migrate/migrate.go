@@ -33,6 +33,7 @@ type Task struct {
 	Task      string      `json:"task"`
 	File      string      `json:"file"`
 	Line      int         `json:"line"`
+	Disabled  bool        `json:"disabled,omitempty"` // shards.disable: still a user of its schedule
 	Situation string      `json:"situation"`
 	Action    string      `json:"action"`
 	Reason    string      `json:"reason,omitempty"`
@@ -246,7 +247,7 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
-	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
+	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
 	if d.Action != plan.Migrate {
 		return t
 	}

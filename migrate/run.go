@@ -41,6 +41,7 @@ type RunOptions struct {
 // Summary is what a run did.
 type Summary struct {
 	Tasks    int            `json:"tasks"`
+	Disabled int            `json:"disabled,omitempty"` // of which with shards.disable (migrated all the same)
 	Actions  map[string]int `json:"actions"`
 	Pending  int            `json:"pending"` // files and dump rows with changes
 	Files    int            `json:"files"`   // of which files
@@ -182,9 +183,12 @@ func (r *runner) problem(f finding.Finding) {
 func (r *runner) task(t *Task) {
 	r.sum.Tasks++
 	r.sum.Actions[t.Action]++
+	if t.Disabled {
+		r.sum.Disabled++
+	}
 	if t.Action == string(plan.Review) {
 		if len(r.reviews) < 20 {
-			r.reviews = append(r.reviews, fmt.Sprintf("  %s (%s:%d): %s", report.Escape(t.Task), report.Escape(t.File), t.Line, report.Escape(t.Reason)))
+			r.reviews = append(r.reviews, "  "+t.line())
 		} else {
 			r.more++
 		}
@@ -508,6 +512,15 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	return err
 }
 
+// line is a task in a list of notes: name, disabled, place, reason.
+func (t *Task) line() string {
+	s := report.Escape(t.Task)
+	if t.Disabled {
+		s += " [disabled]"
+	}
+	return fmt.Sprintf("%s (%s:%d): %s", s, report.Escape(t.File), t.Line, report.Escape(t.Reason))
+}
+
 // summary writes the closing notes to standard error.
 func (r *runner) summary() {
 	s := r.sum
@@ -518,6 +531,9 @@ func (r *runner) summary() {
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
+	if s.Disabled > 0 {
+		line += fmt.Sprintf(" (%d disabled)", s.Disabled)
+	}
 	if len(acts) > 0 {
 		line += ": " + strings.Join(acts, ", ")
 	}

@@ -144,7 +144,11 @@ func (o *explainOptions) Run() error {
 		model = "none"
 	}
 	fmt.Fprintf(w, "materialization %s (%s)\n", e.Task, e.File)
-	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", e.Runtime, e.Image)
+	runtime := e.Runtime
+	if e.Disabled {
+		runtime += ", disabled (shards.disable: its schedule applies again when it is enabled)"
+	}
+	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", runtime, e.Image)
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, delay up to %s\n", model, e.Connector, e.Delay)
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
 	if len(e.Next) > 0 {

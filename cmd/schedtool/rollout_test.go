@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -319,5 +320,55 @@ func TestExplainZoneAndArgs(t *testing.T) {
 		if strings.Contains(r.stderr, "requires at least") {
 			t.Errorf("%v: cobra's arity error:\n%s", tc.args, r.stderr)
 		}
+	}
+}
+
+// Deleted tasks are not tasks: skipped everywhere, not counted. Disabled
+// tasks are users of their schedule: migrated, counted, shown disabled.
+func TestDeletedAndDisabled(t *testing.T) {
+	dir := t.TempDir()
+	disable := func(s string) string {
+		return strings.Replace(s, "    shards:\n", "    shards:\n      disable: true\n", 1)
+	}
+	deleted := strings.Replace(snowflake("a/deleted", sfImage), "    shards:\n", "    delete: true\n    shards:\n", 1)
+	writeTree(t, dir, map[string]string{
+		"cat/flow.yaml": "materializations:\n" + deleted + disable(snowflake("a/disabled", sfImage)) +
+			disable(conflicting("a/disabled-conflict")) + snowflake("a/ready", sfImage),
+		"dump.ndjson": `{"catalog_name":"d/deleted","spec_type":"materialization","last_pub_id":"0123456789abcdef","spec":{"delete":true,"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}
+{"catalog_name":"d/disabled","spec_type":"materialization","last_pub_id":"0123456789abcdef","spec":{"shards":{"disable":true,"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}
+`,
+	})
+	r := schedtoolIn(t, dir, "migrate", "-o", "json", "cat", "dump.ndjson")
+	expect(t, r, 2, []string{
+		`"task":"a/disabled","file":"cat/flow.yaml","line":16,"disabled":true,"situation":"fixed","action":"migrate"`,
+		`"task":"a/disabled-conflict","file":"cat/flow.yaml","line":29,"disabled":true,"situation":"conflict","action":"review"`,
+		`"task":"d/disabled","file":"dump.ndjson","line":2,"disabled":true,"situation":"fixed","action":"migrate"`,
+		`"summary": {"tasks":4,"disabled":3,`,
+	}, []string{"a/disabled-conflict [disabled] (cat/flow.yaml:29): both a materialization syncSchedule"})
+	if strings.Contains(r.stdout, "deleted") {
+		t.Errorf("a deleted task in the report:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
+	expect(t, r, 2, []string{"+    syncSchedule:", `"d/disabled"`}, []string{"migrate: 4 materializations (3 disabled): 3 to migrate, 1 need review; 1 file and 1 dump row to change"})
+	if strings.Contains(r.stdout, "deleted") {
+		t.Errorf("a deleted task migrated:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "cat", "dump.ndjson")
+	expect(t, r, 0, []string{"4 tasks on scheduling images (3 disabled)"}, nil)
+	if strings.Contains(r.stdout, "deleted") {
+		t.Errorf("census counts a deleted task:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "validate", "cat", "dump.ndjson")
+	expect(t, r, 2, []string{"in 4 materializations"}, nil)
+	r = schedtoolIn(t, dir, "explain", "a/disabled", "cat")
+	expect(t, r, 0, []string{"runtime:             v2, disabled (shards.disable"}, nil)
+	r = schedtoolIn(t, dir, "explain", "a/deleted", "cat")
+	expect(t, r, 1, nil, []string{"no materialization a/deleted"})
+	// --write: the disabled task is migrated like any other.
+	schedtoolIn(t, dir, "migrate", "--write", "cat")
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "cat")
+	expect(t, r, 0, nil, nil)
+	if !regexp.MustCompile(`a/disabled\s.*\syes\s+migrated`).MatchString(r.stdout) {
+		t.Errorf("the disabled task is not migrated and shown disabled:\n%s", r.stdout)
 	}
 }
