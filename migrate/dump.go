@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"io"
+	"strconv"
 
 	"schedtool/catalog"
 	"schedtool/catalog/edit"
@@ -17,12 +18,13 @@ type Row struct {
 	Refused string           // why a row that migrates could not be edited
 	Old     []byte           // the row as read, when it changes
 	New     []byte           // the migrated row, nil when unchanged
+	Spec    []byte           // the migrated row's spec, inside New
 }
 
 // Dump migrates a live_specs dump as a stream: rows are decoded and
 // edited in parallel, and emit receives them in row order. A migrated
-// row's spec carries expectPubId, the row's last_pub_id, so that
-// publishing it cannot overwrite a concurrent change.
+// row's spec carries expectPubId, the row's last_pub_id as 16 hex digits
+// (see PubID), so that publishing it cannot overwrite a concurrent change.
 func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emit func(Row)) error {
 	parse := catalog.RowParser(opts)
 	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) Row {
@@ -33,8 +35,13 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		}
 		d := mg.Planner.Decide(m)
 		p, why := build(d, m, mg.Registry)
-		if why == "" && d.Action == plan.Migrate && m.Row.LastPubID == "" {
-			why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
+		pub, pubOK := PubID(m.Row.LastPubID)
+		if why == "" && d.Action == plan.Migrate {
+			if m.Row.LastPubID == "" {
+				why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
+			} else if !pubOK {
+				why = "the row's last_pub_id " + strconv.Quote(m.Row.LastPubID) + " is not 16 hex digits (':' or '-' separators aside), so the migrated spec could not carry a valid expectPubId"
+			}
 		}
 		if why != "" {
 			review(&d, why)
@@ -42,7 +49,7 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		}
 		var ps []edit.Patch
 		if d.Action == plan.Migrate {
-			spec := edit.Map{{Key: "expectPubId", Value: m.Row.LastPubID}}
+			spec := edit.Map{{Key: "expectPubId", Value: pub}}
 			if p.model != nil {
 				spec = append(p.model.Changes, spec...)
 			}
@@ -59,6 +66,8 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 			} else if len(res.Edits) > 0 {
 				out.Old = append([]byte(nil), m.Source.Src...)
 				out.New = res.New
+				// Every edit is inside the spec: it grew by what the row grew.
+				out.Spec = res.New[m.Spec.Offset : m.Spec.End+len(res.New)-len(m.Source.Src)]
 			}
 		}
 		t := mg.task(m, d)

@@ -157,6 +157,27 @@ func TestGolden(t *testing.T) {
 				t.Errorf("migrated tree differs (-want +got):\n%s", d)
 			}
 
+			if len(dumps) > 0 {
+				// The publishable tree of --out DIR, with its report and notes.
+				var out, errb bytes.Buffer
+				sum, err := newMigrator(t, args).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutTree, Format: "json", Out: "tree"}, &out, &errb)
+				if err != nil || sum.Failed > 0 || sum.Refused > 0 {
+					t.Fatalf("--out tree: %v %+v\n%s", err, sum, errb.String())
+				}
+				golden(t, filepath.Join(dir, "want-tree.json"), out.Bytes())
+				golden(t, filepath.Join(dir, "want-tree.notes"), errb.Bytes())
+				got := readTree(t, "tree")
+				wantDir := filepath.Join(dir, "want-tree")
+				if *update {
+					os.RemoveAll(wantDir)
+					for rel, text := range got {
+						golden(t, filepath.Join(wantDir, rel), []byte(text))
+					}
+				} else if d := cmp.Diff(readTree(t, wantDir), got); d != "" {
+					t.Errorf("published tree differs (-want +got):\n%s", d)
+				}
+			}
+
 			// Idempotent: a second run over the result finds nothing.
 			again := inputs
 			if len(dumps) > 0 {

@@ -42,6 +42,8 @@ type Task struct {
 	Files     []string    `json:"files,omitempty"`
 	Changes   []string    `json:"changes,omitempty"`
 	Verify    *Verified   `json:"verify,omitempty"`
+	// Publish is how to publish the task's source under --out DIR.
+	Publish string `json:"publish,omitempty"`
 }
 
 // File is one document the migration changes (or refused to change).

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,15 +28,19 @@ const (
 	Write               // apply them in place
 	OutDir              // write the migrated tree elsewhere
 	OutFile             // write the migrated rows of the dumps to a file
+	OutTree             // write each migrated stored spec as a publishable source under a directory
 )
 
 // RunOptions are a run's choices.
 type RunOptions struct {
 	Load   catalog.Options
 	Mode   Mode
-	Out    string // the directory or file of OutDir and OutFile
+	Out    string // the directory or file of OutDir, OutFile and OutTree
 	Format string // "diff" or "json"
 	Quiet  bool
+	// Force lets OutTree replace the sources already in its directory
+	// (the command checks the directory; without it, nothing is replaced).
+	Force bool
 }
 
 // Summary is what a run did.
@@ -167,6 +172,8 @@ type runner struct {
 	reviews []string
 	more    int
 	stopped os.Signal // a signal stopped the writes
+	// published is set once a tree of --out DIR is complete.
+	published *Publish
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -438,6 +445,11 @@ func mkdirBelow(out, dir string) error {
 // dumps migrates every dump input as a stream.
 func (r *runner) dumps(inputs []catalog.Input) error {
 	var outFile *Stream
+	var pub *pubTree
+	if r.opts.Mode == OutTree {
+		pub = newPubTree(r.opts.Out)
+		pub.force = r.opts.Force
+	}
 	if r.opts.Mode == OutFile {
 		var err error
 		if outFile, err = CreateStream(r.opts.Out); err != nil {
@@ -455,6 +467,9 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			if row.Refused != "" {
 				r.sum.Refused++
 				fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Refused))
+			}
+			if pub != nil && row.New != nil && row.Task != nil {
+				r.publish(pub, name, row)
 			}
 			if row.Task != nil {
 				r.task(row.Task)
@@ -485,7 +500,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				r.sum.Written++
 			}
 		})
-		if r.json != nil && rows > 0 {
+		if r.json != nil && rows > 0 && pub == nil {
 			status := "pending"
 			if r.opts.Mode == OutFile {
 				status = "migrated into " + r.opts.Out
@@ -494,6 +509,9 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 		return err
 	})
+	if pub != nil && err == nil {
+		r.index(pub)
+	}
 	if outFile != nil {
 		if err != nil {
 			outFile.Abort()
@@ -519,6 +537,56 @@ func (t *Task) line() string {
 		s += " [disabled]"
 	}
 	return fmt.Sprintf("%s (%s:%d): %s", s, report.Escape(t.File), t.Line, report.Escape(t.Reason))
+}
+
+// publish writes a migrated row's spec as its own catalog source under
+// --out DIR; the task then names that file and how to publish it.
+func (r *runner) publish(pub *pubTree, name string, row Row) {
+	t := row.Task
+	t.Files = nil
+	dst, err := pub.add(t.Task, row.Spec)
+	if err != nil {
+		var no *refusal
+		if errors.As(err, &no) {
+			r.sum.Refused++
+		} else {
+			r.sum.Failed++
+		}
+		fmt.Fprintf(r.errw, "schedtool: %s:%d: %s: not written: %s\n", report.Escape(name), row.Line, report.Escape(t.Task), report.Escape(err.Error()))
+		if r.json != nil {
+			r.json.file(filepath.Join(r.opts.Out, filepath.FromSlash(t.Task), "flow.yaml"), "failed", err.Error())
+		}
+		return
+	}
+	r.sum.Written++
+	t.Files = []string{dst}
+	t.Publish = PublishEach(dst)
+	if r.json != nil {
+		r.json.file(dst, "written", "")
+	}
+}
+
+// index writes DIR/flow.yaml once every task's source is written.
+func (r *runner) index(pub *pubTree) {
+	if len(pub.order) == 0 {
+		return
+	}
+	dst, err := pub.index()
+	if err != nil {
+		r.fail(dst, err.Error())
+		return
+	}
+	r.published = &Publish{Each: PublishEach(filepath.Join(r.opts.Out, "<name>", "flow.yaml")), All: PublishAll(r.opts.Out)}
+	if r.json != nil {
+		r.json.file(dst, "written", fmt.Sprintf("imports %d %s", len(pub.order), report.Plural(len(pub.order), "source", "sources")))
+		r.json.publish = r.published
+	}
+}
+
+// Publish says how to publish the tree of --out DIR.
+type Publish struct {
+	Each string `json:"each"` // one task per draft (<name> is the catalog name)
+	All  string `json:"all"`  // every task in one publication
 }
 
 // summary writes the closing notes to standard error.
@@ -560,6 +628,13 @@ func (r *runner) summary() {
 		line += fmt.Sprintf("; interrupted by %s: the group being written was finished, nothing after it was written, no temp file is left", s.Interrupted)
 	}
 	r.note("%s", line)
+	if r.opts.Mode == OutTree {
+		if p := r.published; p != nil {
+			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+		} else {
+			r.note("nothing to publish: no source was written under %s", report.Escape(r.opts.Out))
+		}
+	}
 	if r.mg.Verify {
 		v := s.Verify
 		if v == nil {
@@ -578,9 +653,10 @@ func (r *runner) summary() {
 
 // jsonReport streams the -o json document: tasks, files, summary.
 type jsonReport struct {
-	w      *bufio.Writer
-	ntasks int
-	files  []jsonFile
+	w       *bufio.Writer
+	ntasks  int
+	files   []jsonFile
+	publish *Publish
 }
 
 type jsonFile struct {
@@ -596,7 +672,7 @@ func (j *jsonReport) task(t *Task) {
 		j.w.WriteByte(',')
 	}
 	j.ntasks++
-	b, _ := json.Marshal(t)
+	b := marshal(t)
 	j.w.WriteString("\n    ")
 	j.w.Write(b)
 }
@@ -614,10 +690,25 @@ func (j *jsonReport) end(s *Summary) {
 	if j.files == nil {
 		j.files = []jsonFile{}
 	}
-	b, _ := json.Marshal(j.files)
+	b := marshal(j.files)
 	j.w.Write(b)
+	if j.publish != nil {
+		j.w.WriteString(",\n  \"publish\": ")
+		b = marshal(j.publish)
+		j.w.Write(b)
+	}
 	j.w.WriteString(",\n  \"summary\": ")
-	b, _ = json.Marshal(s)
+	b = marshal(s)
 	j.w.Write(b)
 	j.w.WriteString("\n}\n")
+}
+
+// marshal is json.Marshal without HTML escaping: the report quotes shell
+// commands, whose && should read as written.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }

@@ -484,3 +484,49 @@ func TestMigrateOut(t *testing.T) {
 		}
 	}
 }
+
+// --out DIR from stored specs writes a publishable tree: one source per
+// migrated task and an index, never into a directory with files in it.
+func TestMigrateOutTree(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, filepath.Dir(goodDump)), 0o755)
+	os.WriteFile(filepath.Join(dir, goodDump), mustRead(t, filepath.Join("../..", goodDump)), 0o644)
+	r := schedtoolIn(t, dir, "migrate", "--out", "tree", goodDump)
+	if r.code != 2 { // two tasks need review
+		t.Fatalf("migrate --out DIR: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"3 written\n",
+		"publish each task: flowctl draft create && flowctl draft author --source 'tree/<name>/flow.yaml' && flowctl draft publish\n",
+		"or all at once:    flowctl catalog publish --source tree/flow.yaml\n",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	index := string(mustRead(t, filepath.Join(dir, "tree/flow.yaml")))
+	if strings.Count(index, "/flow.yaml") != 3 {
+		t.Errorf("index:\n%s", index)
+	}
+	// The tree reads as migrated: nothing pending, no error.
+	if r := schedtoolIn(t, dir, "migrate", "tree/flow.yaml"); r.code != 0 || !strings.Contains(r.stderr, "0 files to change") {
+		t.Errorf("migrate over the tree: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := schedtoolIn(t, dir, "validate", "tree"); r.code != 0 {
+		t.Errorf("validate the tree: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Never into a directory with something in it.
+	for _, args := range [][]string{
+		{"migrate", "--out", "tree", goodDump},
+		{"migrate", "--out", "tree/", goodDump},
+	} {
+		before := mustRead(t, filepath.Join(dir, "tree/flow.yaml"))
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "--out tree") {
+			t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+		if !bytes.Equal(before, mustRead(t, filepath.Join(dir, "tree/flow.yaml"))) {
+			t.Errorf("%v wrote over the index", args)
+		}
+	}
+}

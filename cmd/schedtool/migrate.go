@@ -53,11 +53,15 @@ sops.overlay.
 By default migrate is a dry run that prints a unified diff per file. It
 exits 2 whenever a person is needed: changes pending in a dry run, or tasks
 that need review (in every mode, --write and --out too); 0 only when
-everything is done. --write applies the
-changes in place, atomically; --out DIR writes the migrated tree elsewhere;
-for live_specs dumps --out FILE writes the migrated rows, each spec carrying
-expectPubId (its row's last_pub_id) so publishing them cannot overwrite a
-concurrent change.
+everything is done. --write applies the changes in place, atomically;
+--out DIR writes the migrated tree elsewhere.
+
+Stored specs (live_specs dumps) carry expectPubId on each migrated spec (its
+row's last_pub_id as 16 hex digits) so publishing them cannot overwrite a
+concurrent change. --out FILE (a name ending in .ndjson, .jsonl or .json)
+writes the migrated rows; --out DIR (any other name, new or empty) writes one
+catalog source per migrated task at DIR/<catalog name>/flow.yaml and
+DIR/flow.yaml importing them all, and says how to publish them with flowctl.
 
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
@@ -71,6 +75,9 @@ standard error with the reason; V1 tasks are skipped.`,
   # Stored specs: migrated rows for publication, with a per-task report
   schedtool migrate --out migrated.ndjson -o json live_specs.ndjson > report.json
 
+  # Stored specs: a catalog source per task, published one draft per task
+  schedtool migrate --out migrated/ live_specs.ndjson
+
   # Prove each migrated schedule commits when the old one did
   schedtool migrate --verify -o json fixtures/catalog`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
@@ -78,7 +85,7 @@ standard error with the reason; V1 tasks are skipped.`,
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&o.write, "write", "w", false, "apply the changes in place (atomically; a file changed since it was read is refused)")
-	f.StringVar(&o.out, "out", "", "write the migrated tree under this directory, or the migrated rows of a dump to this file (never an input, never over existing files unless --force)")
+	f.StringVar(&o.out, "out", "", "write the migrated tree under this directory; for stored specs, a publishable tree (one source per task) under this directory, or the migrated rows to this .ndjson file (never an input, never over existing files unless --force)")
 	f.BoolVar(&o.force, "force", false, "let --out replace an existing file, or write into a non-empty directory")
 	f.StringVar(&o.absent, "absent", "preserve", "a task on the 30m default: preserve writes syncSchedule {baseInterval: 30m}, drop only turns the connector's delay off")
 	f.StringVar(&o.resolve, "resolve", "", "a conflict: model keeps the materialization schedule, connector replaces it by the converted connector one")
@@ -136,7 +143,7 @@ func (o *migrateOptions) Validate() error {
 			trees++
 		}
 	}
-	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out}
+	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out, Force: o.force}
 	switch {
 	case o.write && dumps > 0:
 		return &usageError{"--write does not rewrite a live_specs dump in place; use --out FILE to write its migrated rows"}
@@ -151,9 +158,12 @@ func (o *migrateOptions) Validate() error {
 		o.run.Mode = migrate.Write
 	case o.out != "" && dumps > 0 && trees > 0:
 		return &usageError{"--out is a directory for catalog trees and a file for dumps: migrate them in separate runs"}
-	case o.out != "" && dumps > 0:
+	case o.out != "" && dumps > 0 && rowsFile(o.out):
 		o.run.Mode = migrate.OutFile
 		return o.checkOutFile()
+	case o.out != "" && dumps > 0:
+		o.run.Mode = migrate.OutTree
+		return o.checkOutDir()
 	case o.out != "":
 		o.run.Mode = migrate.OutDir
 		return o.checkOutDir()
@@ -267,6 +277,23 @@ func realPath(p string) string {
 func contains(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// rowsFile reports whether --out names a file for the migrated rows of
+// stored specs rather than the directory of a publishable tree: an
+// existing file, or a name ending in .ndjson, .jsonl or .json.
+func rowsFile(out string) bool {
+	if st, err := os.Stat(out); err == nil {
+		return !st.IsDir()
+	}
+	if strings.HasSuffix(out, "/") || strings.HasSuffix(out, string(filepath.Separator)) {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".ndjson", ".jsonl", ".json":
+		return true
+	}
+	return false
 }
 
 func (o *migrateOptions) Run() error {

@@ -1,0 +1,370 @@
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"schedtool/internal/jsonstr"
+)
+
+// PubID normalises a stored last_pub_id to the 16 lowercase hex digits
+// flowctl writes: PostgreSQL prints the flowid domain (a macaddr8) as
+// 12:34:ff:4b:56:80:03:a5, and other tools separate with '-'. Anything
+// that is not 16 hex digits once ':' and '-' are removed is refused.
+func PubID(s string) (string, bool) {
+	b := make([]byte, 0, 16)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':' || c == '-':
+			continue
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f':
+		case c >= 'A' && c <= 'F':
+			c += 'a' - 'A'
+		default:
+			return "", false
+		}
+		if len(b) == 16 {
+			return "", false
+		}
+		b = append(b, c)
+	}
+	if len(b) != 16 {
+		return "", false
+	}
+	return string(b), true
+}
+
+// TaskPath is where a task's catalog source goes under --out DIR:
+// <catalog name>/flow.yaml, as a slash path. A name that is not a Flow
+// catalog name made of plain tokens (letters, digits, '-', '_', '.'
+// joined by single '/'), that has a '.' or '..' component, or a
+// component named like the file itself, could escape DIR or collide,
+// and is refused.
+func TaskPath(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("the catalog name is empty")
+	}
+	if !utf8.ValidString(name) {
+		return "", errors.New("the catalog name is not valid UTF-8")
+	}
+	for _, seg := range strings.Split(name, "/") {
+		switch {
+		case seg == "":
+			return "", errors.New("the catalog name has an empty component (a leading, trailing or double '/')")
+		case seg == "." || seg == "..":
+			return "", fmt.Errorf("the catalog name has a %q component, which would lead out of its directory", seg)
+		case strings.EqualFold(seg, "flow.yaml"):
+			return "", errors.New("a component of the catalog name is flow.yaml, the file every task directory holds")
+		}
+		for _, r := range seg {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' && r != '.' {
+				return "", fmt.Errorf("the catalog name has %q, which Flow does not allow in a name", r)
+			}
+		}
+	}
+	return name + "/flow.yaml", nil
+}
+
+// SpecSource is the catalog source of one stored materialization: its
+// spec JSON, as stored, under materializations.<name>. JSON is YAML's
+// flow style, so the bytes are kept except where YAML parsers read JSON
+// differently (see yamlFlow): a sealed config keeps its ciphertext and
+// sops stanza byte for byte.
+func SpecSource(name string, spec []byte) ([]byte, error) {
+	b := make([]byte, 0, len(spec)+len(name)+40)
+	b = append(b, "materializations:\n  "...)
+	b, _ = yamlFlow(b, jsonstr.Append(nil, name))
+	b = append(b, ": "...)
+	b, ok := yamlFlow(b, spec)
+	if !ok {
+		return nil, errors.New("the spec has a lone UTF-16 surrogate escape (\\uD800-\\uDFFF), which neither YAML nor Flow reads")
+	}
+	return append(b, '\n'), nil
+}
+
+// IndexSource is DIR/flow.yaml: an import of every task's source, in
+// order of the paths.
+func IndexSource(paths []string) []byte {
+	sorted := append([]string(nil), paths...)
+	sort.Strings(sorted)
+	b := []byte("import:")
+	if len(sorted) == 0 {
+		return append(b, " []\n"...)
+	}
+	b = append(b, '\n')
+	for _, p := range sorted {
+		b = append(b, "  - "...)
+		b, _ = yamlFlow(b, jsonstr.Append(nil, p))
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// yamlFlow appends JSON text (already checked as JSON) as one line of
+// YAML flow style that decodes to the same value:
+//   - line breaks between tokens become spaces (a flow node spread over
+//     lines would have to be indented);
+//   - inside strings, a UTF-16 surrogate pair escape becomes one \U
+//     escape (YAML parsers refuse surrogate escapes), \/ becomes /
+//     (an escape YAML 1.1 parsers lack), and characters YAML
+//     does not allow raw or reads as line breaks (DEL, C1 controls, NEL,
+//     U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) are escaped.
+//
+// Everything else, escapes included, is copied.
+//
+// It reports false for a string with a lone UTF-16 surrogate escape, which
+// has no YAML form (and which Flow, as serde_json, refuses).
+func yamlFlow(b, src []byte) ([]byte, bool) {
+	const hex = "0123456789ABCDEF"
+	in := false
+	for i := 0; i < len(src); {
+		c := src[i]
+		if !in {
+			switch c {
+			case '"':
+				in = true
+			case '\n', '\r':
+				c = ' '
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		switch {
+		case c == '"':
+			in = false
+			b = append(b, c)
+			i++
+		case c == '\\':
+			if i+1 < len(src) && src[i+1] == 'u' {
+				if hi, ok := hex4(src[i+2:]); ok && hi >= 0xD800 && hi < 0xDC00 && i+7 < len(src) && src[i+6] == '\\' && src[i+7] == 'u' {
+					if lo, ok := hex4(src[i+8:]); ok && lo >= 0xDC00 && lo < 0xE000 {
+						r := 0x10000 + (hi-0xD800)<<10 + (lo - 0xDC00)
+						b = append(b, '\\', 'U')
+						for s := 28; s >= 0; s -= 4 {
+							b = append(b, hex[(r>>s)&0xF])
+						}
+						i += 12
+						continue
+					}
+				}
+				if r, ok := hex4(src[i+2:]); ok && r >= 0xD800 && r < 0xE000 {
+					return b, false // a lone surrogate: no YAML parser (nor Flow) reads it
+				}
+				end := min(i+6, len(src))
+				b = append(b, src[i:end]...)
+				i = end
+				continue
+			}
+			if i+1 < len(src) && src[i+1] == '/' {
+				b = append(b, '/') // YAML parsers do not all know \/
+				i += 2
+				continue
+			}
+			end := min(i+2, len(src))
+			b = append(b, src[i:end]...)
+			i = end
+		case c < utf8.RuneSelf:
+			if c == 0x7F {
+				b = append(b, `\u007F`...)
+			} else {
+				b = append(b, c)
+			}
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if (r >= 0x80 && r <= 0x9F) || r == 0x2028 || r == 0x2029 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+				b = append(b, '\\', 'u', hex[r>>12], hex[(r>>8)&0xF], hex[(r>>4)&0xF], hex[r&0xF])
+			} else {
+				b = append(b, src[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return b, true
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// pubTree writes the publishable tree of --out DIR: one source per task,
+// each created once and never over an existing file, then the index.
+type pubTree struct {
+	dir     string
+	created bool
+	paths   map[string]string // slash path -> the task written there
+	order   []string
+	force   bool // replace a file already there (--force)
+}
+
+func newPubTree(dir string) *pubTree { return &pubTree{dir: dir, paths: map[string]string{}} }
+
+// refusal is a task add will not write (its name), as opposed to a
+// write that failed.
+type refusal struct{ error }
+
+// add writes a task's source; it returns the file written.
+func (p *pubTree) add(name string, spec []byte) (string, error) {
+	rel, err := TaskPath(name)
+	if err != nil {
+		return "", &refusal{fmt.Errorf("%v; not written under %s", err, p.dir)}
+	}
+	src, err := SpecSource(name, spec)
+	if err != nil {
+		return "", &refusal{err}
+	}
+	if other, dup := p.paths[rel]; dup {
+		return "", &refusal{fmt.Errorf("%s was already written for another row of %s; the catalog name appears twice", filepath.Join(p.dir, filepath.FromSlash(rel)), other)}
+	}
+	if err := p.mkdirs(filepath.Dir(filepath.FromSlash(rel))); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(p.dir, filepath.FromSlash(rel))
+	if err := createNew(dst, src, p.force); err != nil {
+		return "", err
+	}
+	p.paths[rel] = name
+	p.order = append(p.order, rel)
+	return dst, nil
+}
+
+// mkdirs creates DIR (and its parents) the first time, then each
+// directory of rel inside it, refusing any that exists as something
+// other than a plain directory (a symlink would lead elsewhere).
+func (p *pubTree) mkdirs(rel string) error {
+	if !p.created {
+		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+			return err
+		}
+		if st, err := os.Lstat(p.dir); err != nil {
+			return err
+		} else if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", p.dir)
+		}
+		p.created = true
+	}
+	if rel == "." {
+		return nil
+	}
+	at := p.dir
+	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
+		at = filepath.Join(at, seg)
+		err := os.Mkdir(at, 0o755)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		st, err := os.Lstat(at)
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s exists and is not a directory; not written through it", at)
+		}
+	}
+	return nil
+}
+
+// index writes DIR/flow.yaml, importing every source written.
+func (p *pubTree) index() (string, error) {
+	if err := p.mkdirs("."); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(p.dir, "flow.yaml")
+	return dst, createNew(dst, IndexSource(p.order), p.force)
+}
+
+// createNew writes a new file at dst, atomically and never over an
+// existing one: a temp file beside it, synced, then hard-linked to dst
+// (which fails when dst exists) and removed. With replace, it is renamed
+// over dst instead (never through it: a rename replaces a symlink itself).
+// The temp file is registered, so a signal removes it.
+func createNew(dst string, data []byte, replace bool) (err error) {
+	dir, base := filepath.Split(dst)
+	tmp, err := createTemp(dir, base)
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer dropTemp(name)
+	if _, err = tmp.Write(data); err == nil {
+		err = tmp.Sync()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if replace {
+		if st, err := os.Lstat(dst); err == nil && st.IsDir() {
+			return fmt.Errorf("%s is a directory", dst)
+		}
+		if err := os.Rename(name, dst); err != nil {
+			return err
+		}
+		forgetTemp(name)
+		written.Add(1)
+		return nil
+	}
+	if err := os.Link(name, dst); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s already exists; schedtool never writes over a file (--force replaces it)", dst)
+		}
+		return err
+	}
+	written.Add(1)
+	return nil
+}
+
+// PublishEach is the command that publishes one task's source.
+func PublishEach(source string) string {
+	return "flowctl draft create && flowctl draft author --source " + shellQuote(source) + " && flowctl draft publish"
+}
+
+// PublishAll is the command that publishes the whole tree at once.
+func PublishAll(dir string) string {
+	return "flowctl catalog publish --source " + shellQuote(filepath.Join(dir, "flow.yaml"))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r))) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
