@@ -337,6 +337,18 @@ func TestOutTreeRefusesToWriteOver(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", want, errb.String())
 		}
 	}
+	// --force replaces the file, and still writes nothing through the symlink.
+	errb.Reset()
+	sum, err = newMigrator(t, nil).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutTree, Out: dir, Force: true}, io.Discard, &errb)
+	if err != nil || sum.Failed != 1 || sum.Written != 1 {
+		t.Errorf("--force: %v %+v\n%s", err, sum, errb.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "acmeCo/a/flow.yaml")); !bytes.Contains(b, []byte(`"expectPubId":"1234ff4b568003a5"`)) {
+		t.Errorf("--force did not replace the file: %q", b)
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("written through a symlink: %v", ents)
+	}
 	// No temp file is left behind.
 	var left []string
 	filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error {
