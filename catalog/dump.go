@@ -341,6 +341,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		return rr // not picked (the image is looked at below)
 	}
 	m.Row.LastPubID, _ = root.Get("last_pub_id").Str()
+	m.Row.LastPubID = NormalizePubID(m.Row.LastPubID) // flowctl raw get prints a flowid as macaddr8
 	m.Row.ImageName, _ = root.Get("connector_image_name").Str()
 	m.Row.ImageTag, _ = root.Get("connector_image_tag").Str()
 	probs := Extract(m, opts)

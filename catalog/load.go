@@ -62,6 +62,9 @@ type Input struct {
 	// live_specs rows are read as a dump, with Select pushed down.
 	DB     string
 	Select Selector
+	// Raw is set when Dump is flowctl raw get output (a JSON array of
+	// rows) rather than one row a line.
+	Raw bool
 }
 
 // Resolve turns command-line PATHs into inputs. An unreadable PATH, or
@@ -99,7 +102,9 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			if opts.Root != "" {
 				in.Root, in.RootWhy = filepath.Clean(opts.Root), "--root"
 			}
-			if looksLikeDump(b) {
+			if IsRawRows(b) {
+				in.Dump, in.Raw = "-", true
+			} else if looksLikeDump(b) {
 				in.Dump = "-"
 			} else {
 				in.Sources = []string{"-"}
@@ -133,12 +138,22 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		if err != nil {
 			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
 		}
+		// The content tells flowctl raw get output (a JSON array) from a
+		// source; only a regular file is read ahead (reading a pipe would
+		// consume what the command reads later).
+		head := make([]byte, 512)
+		n := 0
+		if st.Mode().IsRegular() {
+			n, _ = io.ReadFull(f, head)
+		}
 		f.Close()
 		in := Input{Arg: arg}
 		if err := setRoot(&in, filepath.Dir(filepath.Clean(arg)), opts.Root); err != nil {
 			return nil, err
 		}
-		if IsDumpPath(arg) {
+		if IsRawRows(head[:n]) {
+			in.Dump, in.Raw = filepath.Clean(arg), true
+		} else if IsDumpPath(arg) {
 			in.Dump = filepath.Clean(arg)
 		} else {
 			in.Sources = []string{filepath.Clean(arg)}
@@ -606,8 +621,14 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			}
 			continue
 		}
+		rows := func(r io.Reader) io.Reader {
+			if in.Raw {
+				return NewRawRows(r)
+			}
+			return r
+		}
 		if in.Dump == "-" {
-			if err := scan(bytes.NewReader(in.Stdin), "<stdin>"); err != nil {
+			if err := scan(rows(bytes.NewReader(in.Stdin)), "<stdin>"); err != nil {
 				return &UsageError{"<stdin>: " + err.Error()}
 			}
 			continue
@@ -616,7 +637,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		if err != nil {
 			return &UsageError{in.Dump + ": " + describeErr(err)}
 		}
-		seen := &textSeen{r: f}
+		seen := &textSeen{r: rows(f)}
 		err = scan(seen, in.Dump)
 		f.Close()
 		if err != nil {

@@ -315,3 +315,88 @@ func TestPostgresRowLevelSecurity(t *testing.T) {
 		t.Errorf("forced on the owner: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// rawOf writes dump lines as flowctl raw get prints them (PostgREST's
+// JSON: one array, elements joined by ", \n ", last_pub_id as macaddr8).
+func rawOf(t *testing.T, dump string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := regexp.MustCompile(`"last_pub_id":"([0-9a-f]{16})"`)
+	var out bytes.Buffer
+	out.WriteByte('[')
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		if i > 0 {
+			out.WriteString(", \n ")
+		}
+		out.Write(pub.ReplaceAllFunc(line, func(m []byte) []byte {
+			h := string(pub.FindSubmatch(m)[1])
+			var parts []string
+			for j := 0; j < 16; j += 2 {
+				parts = append(parts, h[j:j+2])
+			}
+			return []byte(`"last_pub_id":"` + strings.Join(parts, ":") + `"`)
+		}))
+	}
+	out.WriteString("]\n")
+	return out.Bytes()
+}
+
+// flowctl raw get output is a stored-spec source, told by its content,
+// from a file or standard input: the same census as the dump, the same
+// migrated rows (expectPubId as 16 hex digits), positions in the file.
+func TestFlowctlRawOutput(t *testing.T) {
+	var all bytes.Buffer
+	if err := gen.Write(&all, 600, 5); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "live_specs.ndjson")
+	if err := os.WriteFile(dump, all.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	raw := rawOf(t, dump)
+	if !bytes.Contains(raw, []byte(`:`)) || bytes.Count(raw, []byte("\n")) < 500 {
+		t.Fatal("the raw fixture is not PostgREST-shaped")
+	}
+	rawFile := filepath.Join(dir, "live_specs.json") // a .json name: content decides
+	if err := os.WriteFile(rawFile, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"wide", "json", "csv"} {
+		want := schedtool(t, "", "census", "-o", format, dump)
+		fromFile := schedtool(t, "", "census", "-o", format, rawFile)
+		fromStdin := schedtool(t, string(raw), "census", "-o", format, "-")
+		if want.code != 0 || fromFile.code != 0 || fromStdin.code != 0 {
+			t.Fatalf("%s: exit %d %d %d\n%s%s", format, want.code, fromFile.code, fromStdin.code, fromFile.stderr, fromStdin.stderr)
+		}
+		// Each element starts on the dump line's number, so only the name differs.
+		if diff := cmp.Diff(strings.ReplaceAll(want.stdout, dump, "SRC"), strings.ReplaceAll(fromFile.stdout, rawFile, "SRC")); diff != "" {
+			t.Errorf("census -o %s of the raw file (-dump +raw):\n%s", format, diff)
+		}
+		if diff := cmp.Diff(strings.ReplaceAll(want.stdout, dump, "SRC"), strings.ReplaceAll(fromStdin.stdout, "<stdin>", "SRC")); diff != "" {
+			t.Errorf("census -o %s of raw standard input (-dump +raw):\n%s", format, diff)
+		}
+	}
+	a := schedtool(t, "", "migrate", "--out", filepath.Join(dir, "a.ndjson"), dump)
+	b := schedtool(t, "", "migrate", "--out", filepath.Join(dir, "b.ndjson"), rawFile)
+	if a.code == 1 || b.code != a.code {
+		t.Fatalf("migrate: exit %d %d\n%s%s", a.code, b.code, a.stderr, b.stderr)
+	}
+	ea := regexp.MustCompile(`"expectPubId":"[0-9a-f]{16}"`).FindAll(mustRead(t, filepath.Join(dir, "a.ndjson")), -1)
+	eb := regexp.MustCompile(`"expectPubId":"[0-9a-f]{16}"`).FindAll(mustRead(t, filepath.Join(dir, "b.ndjson")), -1)
+	if len(ea) < 50 || !cmp.Equal(ea, eb) {
+		t.Errorf("expectPubId from the dump (%d) and from raw output (%d) differ", len(ea), len(eb))
+	}
+	// A broken array: exit 1 naming file, line and column.
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("[{\"catalog_name\":\"a/b\",\"spec_type\":\"collection\",\"spec\":{}},\n ,{}]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := schedtool(t, "", "census", bad)
+	if r.code != 1 || !strings.Contains(r.stderr, bad+": line 2, column 2: ',' where an element should be") {
+		t.Errorf("broken array: exit %d\n%s", r.code, r.stderr)
+	}
+}

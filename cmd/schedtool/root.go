@@ -105,7 +105,9 @@ config files, sealed configs too) and on stored-spec dumps of live_specs
 (newline-delimited JSON). A PATH is a catalog source, a directory (every
 flow.yaml and flow.json under it), a .ndjson or .jsonl dump, a PostgreSQL
 URL (postgres://... or postgresql://...: the control plane's live_specs,
-password from the URL, PGPASSWORD or ~/.pgpass), or - for standard input.
+password from the URL, PGPASSWORD or ~/.pgpass), the JSON array that
+flowctl raw get --table live_specs prints (told by its content), or - for
+standard input.
 
 Exit codes: 0 nothing to report; 1 schedtool could not do its job (a bad
 flag, an unreadable PATH, nothing found); 2 findings at or above --fail-on,

@@ -1,0 +1,117 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRawRows(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want, err string
+	}{
+		{"postgrest", "[{\"a\":1}, \n {\"a\":2}]\n", " {\"a\":1}\n {\"a\":2}\n", ""},
+		{"compact", `[{"a":1},{"b":[1,2,{"c":"]"}]}]`, " {\"a\":1}\n         {\"b\":[1,2,{\"c\":\"]\"}]}\n", ""},
+		{"strings with separators", `[{"s":"a,b]\"}"}]`, " {\"s\":\"a,b]\\\"}\"}\n", ""},
+		// Each element on the line where it starts, at its column.
+		{"pretty", "[\n  {\n    \"a\": 1,\n    \"b\": [2]\n  },\n  {\"c\": 3}\n]\n",
+			"\n  {     \"a\": 1,     \"b\": [2]   }\n\n\n\n  {\"c\": 3} \n", ""},
+		{"crlf", "[{\"a\":\r\n1},\r\n{\"b\":2}]", " {\"a\":  1}\n\n{\"b\":2}\n", ""},
+		{"empty", " [ ] ", "", ""},
+		{"bom", "\xef\xbb\xbf[{}]", " {}\n", ""},
+		{"scalars pass through", `[1, "x", null]`, " 1\n    \"x\"\n         null\n", ""},
+		{"not an array", `{"a":1}`, "", `line 1, column 1: '{' where the array should start`},
+		{"nothing", "  \n", "", "line 2, column 1: no JSON array"},
+		{"unclosed", `[{"a":1}`, " {\"a\":1}\n", "the input ends inside the array"},
+		{"unclosed element", `[{"a":[1`, " {\"a\":[1\n", "the input ends inside the array"},
+		{"after the end", `[{}] x`, " {}\n", `line 1, column 6: 'x' after the end of the array`},
+		{"two commas", `[{},,{}]`, " {}\n", `line 1, column 5: ',' where an element should be`},
+		{"trailing comma", `[{}, ]`, " {}\n", `line 1, column 6: ']' where an element should be`},
+		{"leading comma", `[,{}]`, "", `line 1, column 2: ',' where an element should be`},
+		{"line break in a string", "[{\"a\":\"x\ny\"}]", " {\"a\":\"x\n", "line 1, column 9: a raw line break inside a string"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, r := range []io.Reader{strings.NewReader(tc.in), iotest.OneByteReader(strings.NewReader(tc.in))} {
+				got, err := io.ReadAll(NewRawRows(r))
+				if diff := cmp.Diff(tc.want, string(got)); diff != "" {
+					t.Errorf("output (-want +got):\n%s", diff)
+				}
+				switch {
+				case tc.err == "" && err != nil:
+					t.Errorf("error %v", err)
+				case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+			}
+		})
+	}
+}
+
+func TestIsRawRows(t *testing.T) {
+	for in, want := range map[string]bool{
+		"[{}]": true, " \n\t[": true, "\xef\xbb\xbf [": true,
+		"{}": false, "": false, "import:\n  - a.yaml": false, "- [a]": false,
+	} {
+		if got := IsRawRows([]byte(in)); got != want {
+			t.Errorf("IsRawRows(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestNormalizePubID(t *testing.T) {
+	for in, want := range map[string]string{
+		"12:34:ff:4b:56:80:03:a5": "1234ff4b568003a5",
+		"1234ff4b568003a5":        "1234ff4b568003a5",
+		"12:34:ff":                "12:34:ff",
+		"12:34:ff:4b:56:80:03:zz": "12:34:ff:4b:56:80:03:zz",
+		"":                        "",
+	} {
+		if got := NormalizePubID(in); got != want {
+			t.Errorf("NormalizePubID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzRawRows: no panic; a valid JSON array comes out as its elements,
+// one a line, each equal to the element it came from.
+func FuzzRawRows(f *testing.F) {
+	for _, s := range []string{"[{\"a\":1}, \n {\"a\":2}]", "[\n {\"b\": [1, \"]\"]}\n]", "[]", "[1,\"x\\\"\",null]", "[{}", "x"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := io.ReadAll(NewRawRows(bytes.NewReader(in)))
+		var elems []json.RawMessage
+		if !IsRawRows(in) || json.Unmarshal(in, &elems) != nil || bytes.HasPrefix(in, []byte("\xef\xbb\xbf")) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("valid array %q: %v", in, err)
+		}
+		var lines [][]byte
+		for _, l := range bytes.Split(out, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) != len(elems) {
+			t.Fatalf("%q: %d lines for %d elements: %q", in, len(lines), len(elems), out)
+		}
+		for i := range elems {
+			var a, b any
+			if err := json.Unmarshal(elems[i], &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(lines[i], &b); err != nil {
+				t.Fatalf("line %q: %v", lines[i], err)
+			}
+			if !cmp.Equal(a, b) {
+				t.Fatalf("element %d: %v, line gives %v", i, a, b)
+			}
+		}
+	})
+}
