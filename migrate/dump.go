@@ -21,6 +21,26 @@ type Row struct {
 	Spec    []byte           // the migrated row's spec, inside New
 }
 
+// rowPlan decides a stored spec and builds its patches; pub is the
+// expectPubId a migrated spec carries.
+func (mg *Migrator) rowPlan(m *catalog.Materialization) (d plan.Decision, p patches, pub string) {
+	d = mg.Planner.Decide(m)
+	p, why := build(d, m, mg.Registry)
+	pub, pubOK := PubID(m.Row.LastPubID)
+	if why == "" && d.Action == plan.Migrate {
+		if m.Row.LastPubID == "" {
+			why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
+		} else if !pubOK {
+			why = "the row's last_pub_id " + strconv.Quote(m.Row.LastPubID) + " is not 16 hex digits (':' or '-' separators aside), so the migrated spec could not carry a valid expectPubId"
+		}
+	}
+	if why != "" {
+		review(&d, why)
+		p = patches{}
+	}
+	return d, p, pub
+}
+
 // Dump migrates a live_specs dump as a stream: rows are decoded and
 // edited in parallel, and emit receives them in row order. A migrated
 // row's spec carries expectPubId, the row's last_pub_id as 16 hex digits
@@ -33,19 +53,12 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		if m == nil {
 			return out
 		}
-		d := mg.Planner.Decide(m)
-		p, why := build(d, m, mg.Registry)
-		pub, pubOK := PubID(m.Row.LastPubID)
-		if why == "" && d.Action == plan.Migrate {
-			if m.Row.LastPubID == "" {
-				why = "the row has no last_pub_id, so the migrated spec could not carry expectPubId and might overwrite a concurrent publication"
-			} else if !pubOK {
-				why = "the row's last_pub_id " + strconv.Quote(m.Row.LastPubID) + " is not 16 hex digits (':' or '-' separators aside), so the migrated spec could not carry a valid expectPubId"
+		d, p, pub := mg.rowPlan(m)
+		if d.Action == plan.Migrate {
+			if why, ok := mg.wave.defers(m.Name); ok {
+				deferDecision(&d, why)
+				p = patches{}
 			}
-		}
-		if why != "" {
-			review(&d, why)
-			p = patches{}
 		}
 		var ps []edit.Patch
 		if d.Action == plan.Migrate {

@@ -26,6 +26,7 @@ type Migrator struct {
 	VerifyYear int
 
 	verified verifyCache
+	wave     *wave // the tasks this run migrates under --limit; nil: all
 }
 
 // Task is the report of one materialization.
@@ -96,17 +97,16 @@ func editMsg(err error) string {
 // Catalog plans and computes the edits of a loaded catalog.
 func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	res := &Result{Problems: cat.Problems}
-	all := make([]*one, len(cat.Materializations))
-	for i, m := range cat.Materializations {
-		o := &one{m: m, d: mg.Planner.Decide(m)}
-		var why string
-		o.p, why = build(o.d, m, mg.Registry)
-		if why != "" {
-			o.review(why)
+	all := mg.plan(cat)
+	for _, o := range all {
+		if o.d.Action != plan.Migrate {
+			continue
 		}
-		all[i] = o
+		if why, ok := mg.wave.defers(o.m.Name); ok {
+			deferDecision(&o.d, why)
+			o.p = patches{}
+		}
 	}
-	mg.shared(cat, all)
 	files := mg.edit(all)
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
@@ -120,6 +120,23 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	}
 	res.Files = files
 	return res
+}
+
+// plan decides every materialization of a catalog and builds its
+// patches, the users of a shared config file made to agree.
+func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
+	all := make([]*one, len(cat.Materializations))
+	for i, m := range cat.Materializations {
+		o := &one{m: m, d: mg.Planner.Decide(m)}
+		var why string
+		o.p, why = build(o.d, m, mg.Registry)
+		if why != "" {
+			o.review(why)
+		}
+		all[i] = o
+	}
+	mg.shared(cat, all)
+	return all
 }
 
 // shared makes the users of one config file agree: when all ask for the

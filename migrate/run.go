@@ -37,6 +37,9 @@ type RunOptions struct {
 	Mode   Mode
 	Out    string // the directory or file of OutDir, OutFile and OutTree
 	Format string // "diff" or "json"
+	// Limit, when positive, migrates at most this many tasks, the first
+	// in catalog name order; the rest are deferred.
+	Limit int
 	Quiet  bool
 	// Force lets OutTree replace the sources already in its directory
 	// (the command checks the directory; without it, nothing is replaced).
@@ -60,6 +63,9 @@ type Summary struct {
 	// Interrupted is the signal that stopped the writes (SIGINT, SIGTERM).
 	Interrupted string `json:"interrupted,omitempty"`
 }
+
+// Deferred is the number of tasks left for a later run by --limit.
+func (s *Summary) Deferred() int { return s.Actions[Deferred] }
 
 // Review is the number of tasks that need a person.
 func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
@@ -140,8 +146,17 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 			sources = append(sources, in)
 		}
 	}
+	var cat *catalog.Catalog
 	if len(sources) > 0 {
-		if err := r.catalog(sources); err != nil {
+		cat = catalog.Load(sources, r.opts.Load)
+	}
+	if opts.Limit > 0 {
+		if err := r.wave(inputs, cat); err != nil {
+			return r.sum, err
+		}
+	}
+	if cat != nil {
+		if err := r.catalog(sources, cat); err != nil {
 			return r.sum, err
 		}
 	}
@@ -171,6 +186,8 @@ type runner struct {
 	json    *jsonReport
 	reviews []string
 	more    int
+	defers  []string
+	moreDef int
 	stopped os.Signal // a signal stopped the writes
 	// published is set once a tree of --out DIR is complete.
 	published *Publish
@@ -193,6 +210,17 @@ func (r *runner) task(t *Task) {
 	if t.Disabled {
 		r.sum.Disabled++
 	}
+	if t.Action == Deferred {
+		if len(r.defers) < 20 {
+			line := t.line()
+			if strings.HasPrefix(t.Reason, "deferred by --limit") {
+				line = line[:strings.LastIndex(line, "): ")+1] // the reason is said once, above
+			}
+			r.defers = append(r.defers, "  "+line)
+		} else {
+			r.moreDef++
+		}
+	}
 	if t.Action == string(plan.Review) {
 		if len(r.reviews) < 20 {
 			r.reviews = append(r.reviews, "  "+t.line())
@@ -211,8 +239,25 @@ func (r *runner) task(t *Task) {
 	}
 }
 
-func (r *runner) catalog(inputs []catalog.Input) error {
-	cat := catalog.Load(inputs, r.opts.Load)
+// wave picks the tasks of this run under --limit: a first pass over the
+// inputs finds the tasks that would migrate.
+func (r *runner) wave(inputs []catalog.Input, cat *catalog.Catalog) error {
+	var cands []candidate
+	if cat != nil {
+		cands = r.mg.catalogCandidates(cat)
+	}
+	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+		return r.mg.dumpCandidates(rd, name, dopts, func(n string) { cands = append(cands, candidate{name: n}) })
+	})
+	if err != nil {
+		return err
+	}
+	r.mg.wave = newWave(r.opts.Limit, cands)
+	return nil
+}
+
+func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	for _, p := range cat.Problems {
 		r.problem(p)
 	}
@@ -593,9 +638,9 @@ type Publish struct {
 func (r *runner) summary() {
 	s := r.sum
 	acts := make([]string, 0, len(s.Actions))
-	for _, a := range []string{"migrate", "review", "skip", "none"} {
+	for _, a := range []string{"migrate", Deferred, "review", "skip", "none"} {
 		if n := s.Actions[a]; n > 0 {
-			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", "review": "need review", "skip": "skipped (V1)", "none": "with nothing to do"}[a]))
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": "need review", "skip": "skipped (V1)", "none": "with nothing to do"}[a]))
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
@@ -642,6 +687,12 @@ func (r *runner) summary() {
 		}
 		// Asked for by name: said even with --quiet.
 		fmt.Fprintln(r.errw, v.Line())
+	}
+	if len(r.defers) > 0 {
+		r.note("deferred to a later run (--limit %d, catalog name order):\n%s", r.opts.Limit, strings.Join(r.defers, "\n"))
+		if r.moreDef > 0 {
+			r.note("  ... and %d more (-o json lists them all)", r.moreDef)
+		}
 	}
 	if len(r.reviews) > 0 {
 		r.note("needs review:\n%s", strings.Join(r.reviews, "\n"))

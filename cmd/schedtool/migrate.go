@@ -30,6 +30,8 @@ type migrateOptions struct {
 	verify        bool
 	verifyYear    int
 	output        string
+	limit         int
+	limitSet      func() bool
 
 	paths    []string
 	inputs   []catalog.Input
@@ -63,6 +65,10 @@ writes the migrated rows; --out DIR (any other name, new or empty) writes one
 catalog source per migrated task at DIR/<catalog name>/flow.yaml and
 DIR/flow.yaml importing them all, and says how to publish them with flowctl.
 
+--limit N migrates at most N tasks in this run, the first in catalog name
+order over every input (tasks sharing a config file move together); the
+rest are reported as deferred, and the run exits 2 until the last wave.
+
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
 standard error with the reason; V1 tasks are skipped.`,
@@ -77,6 +83,9 @@ standard error with the reason; V1 tasks are skipped.`,
 
   # Stored specs: a catalog source per task, published one draft per task
   schedtool migrate --out migrated/ live_specs.ndjson
+
+  # A first wave of 50 under a prefix; run again for the next
+  schedtool migrate --write --limit 50 --prefix acmeCo/prod/ catalog/
 
   # Prove each migrated schedule commits when the old one did
   schedtool migrate --verify -o json fixtures/catalog`,
@@ -93,6 +102,8 @@ standard error with the reason; V1 tasks are skipped.`,
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
+	o.limitSet = func() bool { return f.Changed("limit") }
+	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
 	return cmd
 }
 
@@ -123,6 +134,9 @@ func (o *migrateOptions) Validate() error {
 	default:
 		return &usageError{fmt.Sprintf("--resolve %q: must be model or connector", o.resolve)}
 	}
+	if o.limit < 0 || (o.limit == 0 && o.limitSet()) {
+		return &usageError{fmt.Sprintf("--limit %d: give a number of tasks, at least 1", o.limit)}
+	}
 	switch o.output {
 	case "diff", "json":
 	default:
@@ -143,7 +157,7 @@ func (o *migrateOptions) Validate() error {
 			trees++
 		}
 	}
-	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out, Force: o.force}
+	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out, Force: o.force, Limit: o.limit}
 	switch {
 	case o.write && dumps > 0:
 		return &usageError{"--write does not rewrite a live_specs dump in place; use --out FILE to write its migrated rows"}
@@ -319,6 +333,10 @@ func (o *migrateOptions) Run() error {
 	// a dry run left pending.
 	if n := sum.Review(); n > 0 {
 		return &reportError{fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1])}
+	}
+	// Not everything is done: a later wave is still to run.
+	if n := sum.Deferred(); n > 0 {
+		return &reportError{fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit)}
 	}
 	if o.run.Mode == migrate.DryRun && sum.Pending > 0 {
 		return &reportError{}

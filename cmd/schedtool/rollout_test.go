@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -370,5 +374,118 @@ func TestDeletedAndDisabled(t *testing.T) {
 	expect(t, r, 0, nil, nil)
 	if !regexp.MustCompile(`a/disabled\s.*\syes\s+migrated`).MatchString(r.stdout) {
 		t.Errorf("the disabled task is not migrated and shown disabled:\n%s", r.stdout)
+	}
+}
+
+// withConfigFile is snowflake with its config in a file of its own.
+func withConfigFile(name, file string) string {
+	return "  " + name + `:
+    shards:
+      flags:
+        enable-runtime-v2: "true"
+    endpoint:
+      connector:
+        image: ` + sfImage + `
+        config: ` + file + `
+    bindings: []
+`
+}
+
+// dumpRow is a V2 snowflake row on a 1h schedule.
+func dumpRow(name string) string {
+	return `{"catalog_name":"` + name + `","spec_type":"materialization","last_pub_id":"0123456789abcdef","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}` + "\n"
+}
+
+// jsonActions is task: action of a migrate -o json report.
+func jsonActions(t *testing.T, out string) map[string]string {
+	t.Helper()
+	var doc struct {
+		Tasks []struct{ Task, Action, Reason string } `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("migrate -o json: %v\n%s", err, out)
+	}
+	m := map[string]string{}
+	for _, x := range doc.Tasks {
+		m[x.Task] = x.Action
+	}
+	return m
+}
+
+// --limit N: at most N tasks per run, the first in catalog name order over
+// every input; the rest deferred (exit 2: a later wave is to run). Tasks
+// sharing a config file move together.
+func TestMigrateLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"cat/one.flow.yaml": "materializations:\n" + snowflake("acme/c", sfImage) + snowflake("acme/a", sfImage) + conflicting("acme/0-conflict"),
+		"cat/two.flow.yaml": "materializations:\n" + snowflake("acme/e", sfImage) + withConfigFile("acme/g2", "g.config.yaml") + withConfigFile("acme/g1", "g.config.yaml"),
+		"cat/g.config.yaml": "host: h\nsyncSchedule:\n  syncFrequency: 1h\n",
+		"dump.ndjson":       dumpRow("acme/d") + dumpRow("acme/b"),
+	})
+	// Over a tree and a dump: one order.
+	r := schedtoolIn(t, dir, "migrate", "-o", "json", "--limit", "3", "cat", "dump.ndjson")
+	got := jsonActions(t, r.stdout)
+	want := map[string]string{"acme/0-conflict": "review", "acme/a": "migrate", "acme/b": "migrate", "acme/c": "migrate", "acme/d": "defer", "acme/e": "defer", "acme/g1": "defer", "acme/g2": "defer"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("--limit 3: %v, want %v", got, want)
+	}
+	expect(t, r, 2, []string{`"actions":{"defer":4,"migrate":3,"review":1}`, `"reason":"deferred by --limit 3: this run migrates the first 3 in catalog name order`}, nil)
+	r = schedtoolIn(t, dir, "migrate", "--limit", "3", "cat", "dump.ndjson")
+	expect(t, r, 2, []string{"+++ b/dump.ndjson\n@@ -2 +2 @@"}, []string{
+		"migrate: 8 materializations: 3 to migrate, 4 deferred (--limit 3), 1 need review; 1 file and 1 dump row to change",
+		"deferred to a later run (--limit 3, catalog name order):\n  acme/e (cat/two.flow.yaml:3)\n  acme/g1 (cat/two.flow.yaml:24)\n  acme/g2 (cat/two.flow.yaml:15)\n  acme/d (dump.ndjson:1)\n"})
+	if strings.Contains(r.stdout, "@@ -1 +1 @@") {
+		t.Errorf("the deferred row acme/d is in the diff:\n%s", r.stdout)
+	}
+
+	// Waves with --write over the tree: a, c; then e (the g pair does not
+	// fit beside it); then g1 and g2; then nothing.
+	cfg := mustRead(t, filepath.Join(dir, "cat/g.config.yaml"))
+	for i, w := range []struct {
+		code     int
+		migrated string
+	}{
+		{2, "acme/a acme/c"},
+		{2, "acme/e"},
+		{2, "acme/g1 acme/g2"}, // only the conflict is left: it needs review
+		{2, ""},
+	} {
+		plan := jsonActions(t, schedtoolIn(t, dir, "migrate", "-o", "json", "--limit", "2", "cat").stdout)
+		r := schedtoolIn(t, dir, "migrate", "--write", "--limit", "2", "cat")
+		var names []string
+		for n, a := range plan {
+			if a == "migrate" {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		if r.code != w.code || strings.Join(names, " ") != w.migrated {
+			t.Errorf("wave %d: exit %d, migrated %v; want exit %d, %s\n%s", i+1, r.code, names, w.code, w.migrated, r.stderr)
+		}
+		if i == 1 && !bytes.Equal(cfg, mustRead(t, filepath.Join(dir, "cat/g.config.yaml"))) {
+			t.Error("the shared config file changed while its users were deferred")
+		}
+	}
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "cat")
+	for _, n := range []string{"acme/a", "acme/c", "acme/e", "acme/g1", "acme/g2"} {
+		if !regexp.MustCompile(n + `\s.*\smigrated\s`).MatchString(r.stdout) {
+			t.Errorf("%s not migrated after the waves:\n%s", n, r.stdout)
+		}
+	}
+
+	// A group larger than the limit says so; a wave within a prefix.
+	dir = t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"cat/flow.yaml":     "materializations:\n" + withConfigFile("acme/g1", "g.config.yaml") + withConfigFile("acme/g2", "g.config.yaml") + snowflake("acme/h", sfImage) + snowflake("other/a", sfImage),
+		"cat/g.config.yaml": "syncSchedule:\n  syncFrequency: 1h\n",
+	})
+	r = schedtoolIn(t, dir, "migrate", "--limit", "1", "cat")
+	expect(t, r, 2, nil, []string{"  acme/g1 (cat/flow.yaml:3): deferred: it shares a config file with 1 other task that must migrate with it, more than --limit 1 allows; raise --limit to at least 2\n",
+		"1 to migrate, 3 deferred (--limit 1)", "  other/a (cat/flow.yaml:33)\n", "schedtool: 3 tasks deferred by --limit 1: run again for the next wave"})
+	r = schedtoolIn(t, dir, "migrate", "--write", "--limit", "5", "--prefix", "acme/", "cat")
+	expect(t, r, 0, nil, []string{"migrate: 3 materializations: 3 to migrate; 2 written"})
+	for _, bad := range []string{"0", "-2", "x"} {
+		expect(t, schedtoolIn(t, dir, "migrate", "--limit", bad, "cat"), 1, nil, []string{"--limit"})
 	}
 }
