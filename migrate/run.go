@@ -40,7 +40,7 @@ type RunOptions struct {
 	// Limit, when positive, migrates at most this many tasks, the first
 	// in catalog name order; the rest are deferred.
 	Limit int
-	Quiet  bool
+	Quiet bool
 	// Force lets OutTree replace the sources already in its directory
 	// (the command checks the directory; without it, nothing is replaced).
 	Force bool
