@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,6 +24,20 @@ func TestCrashHelper(t *testing.T) {
 	dir := os.Getenv("SCHEDTOOL_CRASH_DIR")
 	if dir == "" {
 		t.Skip("only run as the child of TestCrashAtomicWrites")
+	}
+	if at, _ := strconv.Atoi(os.Getenv("SCHEDTOOL_CRASH_KILL_AT_RENAME")); at > 0 {
+		// Die by SIGKILL just before the at-th rename: often between
+		// two renames of one group.
+		renames := 0
+		fault = func(step, path string) error {
+			if step == "rename" {
+				if renames++; renames == at {
+					syscall.Kill(os.Getpid(), syscall.SIGKILL)
+					time.Sleep(time.Second)
+				}
+			}
+			return nil
+		}
 	}
 	sum, err := crashRun(dir)
 	if err != nil || !sum.OK() {
@@ -140,5 +155,99 @@ func TestCrashAtomicWrites(t *testing.T) {
 	}
 	if n := check(99); n != crashFiles {
 		t.Fatalf("after the last run: %d of %d files migrated", n, crashFiles)
+	}
+}
+
+// TestCrashGroups kills a child migrating 60 copies of groupTree (multi-
+// file groups: a config file, a shared config, a sealed config, sources
+// that hold several tasks) with SIGKILL at random moments. After every
+// kill each file is old or new and every task is paced (a kill between a
+// group's renames leaves a task stacked, never unpaced); a last run
+// completes every group.
+func TestCrashGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	const copies = 60
+	dir, ref := t.TempDir(), t.TempDir()
+	for i := range copies {
+		groupTreeOf(t, filepath.Join(dir, fmt.Sprintf("g%03d", i)), fmt.Sprintf("tenant%03d", i))
+		groupTreeOf(t, filepath.Join(ref, fmt.Sprintf("g%03d", i)), fmt.Sprintf("tenant%03d", i))
+	}
+	old := snapshot(t, dir)
+	if sum, err := crashRun(ref); err != nil || !sum.OK() {
+		t.Fatalf("reference run: %v %+v", err, sum)
+	}
+	want := snapshot(t, ref)
+	check := func(round int) (migrated, stacked int) {
+		for name, content := range snapshot(t, dir) {
+			if IsTemp(name) {
+				continue // a SIGKILL leaves its temp files; nothing else can
+			}
+			if content != old[name] && content != want[name] {
+				t.Fatalf("round %d: %s is neither old nor new:\n%s", round, name, content)
+			}
+		}
+		for task, s := range taskStates(t, dir) {
+			switch {
+			case !s.Paced:
+				t.Fatalf("round %d: %s is unpaced: %+v", round, task, s)
+			case s.Situation == plan.Migrated:
+				migrated++
+			case s.Situation == plan.Conflict || s.Situation == plan.Stacked:
+				stacked++
+			}
+		}
+		return migrated, stacked
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	kills, halfway := 0, 0
+	tasks := copies * len(groupTasks)
+	for round := 0; round < 12; round++ {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "SCHEDTOOL_CRASH_DIR="+dir)
+		if round%2 == 1 {
+			// Every other round the child kills itself at a rename.
+			cmd.Env = append(cmd.Env, fmt.Sprintf("SCHEDTOOL_CRASH_KILL_AT_RENAME=%d", 2+r.IntN(60)))
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-time.After(time.Duration(200+r.IntN(1000)) * time.Millisecond):
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+			kills++
+		case err := <-done:
+			if ee, ok := err.(*exec.ExitError); ok && ee.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL {
+				kills++
+			} else if err != nil {
+				t.Fatalf("child failed: %v", err)
+			}
+		}
+		m, s := check(round)
+		if s > 0 {
+			halfway++
+		}
+		t.Logf("round %d: %d of %d tasks migrated, %d stacked", round, m, tasks, s)
+		if m == tasks {
+			break
+		}
+	}
+	if kills == 0 || halfway == 0 {
+		t.Fatalf("%d kills, %d of them between a group's renames: the test proved nothing", kills, halfway)
+	}
+	if sum, err := crashRun(dir); err != nil || !sum.OK() {
+		t.Fatalf("the last run: %v %+v", err, sum)
+	}
+	if m, _ := check(99); m != tasks {
+		t.Fatalf("after the last run: %d of %d tasks migrated", m, tasks)
+	}
+	for name, content := range snapshot(t, dir) {
+		if !IsTemp(name) && content != want[name] {
+			t.Errorf("%s differs from a migration in one go:\n%s", name, content)
+		}
 	}
 }

@@ -25,7 +25,10 @@ import (
 //   - c/flow.yaml and c/reports.config.json: C with a sealed config (the
 //     change goes into sops.overlay);
 //   - e/flow.yaml: E, alternating, inline (a group of one file).
-func groupTree(t testing.TB, dir string) {
+func groupTree(t testing.TB, dir string) { groupTreeOf(t, dir, "acmeCo") }
+
+// groupTreeOf is groupTree with the tasks under another tenant.
+func groupTreeOf(t testing.TB, dir, tenant string) {
 	t.Helper()
 	files := map[string]string{
 		"flow.yaml": `materializations:
@@ -90,7 +93,7 @@ func groupTree(t testing.TB, dir string) {
 	for name, content := range files {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(content, "acmeCo/", tenant+"/")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -337,4 +340,52 @@ func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
 		t.Errorf("mode %v", st.Mode().Perm())
 	}
 	noTemps(t, dir)
+}
+
+// The dump output (--out FILE) is a group of one file: a fault at any of
+// its steps leaves no output and no temp file, and the input as it was.
+func TestDumpOutFaultAtEveryStep(t *testing.T) {
+	defer func() { fault = nil }()
+	var rows strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&rows, `{"catalog_name":"acmeCo/t%d","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}`+"\n", i)
+	}
+	run := func(dir string) (*Summary, error) {
+		reg := connector.Builtin()
+		mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+		in := filepath.Join(dir, "live.ndjson")
+		inputs, err := catalog.Resolve([]string{in}, catalog.DefaultOptions())
+		if err != nil {
+			return nil, err
+		}
+		var out, errb bytes.Buffer
+		return mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutFile, Out: filepath.Join(dir, "rows.ndjson"), Quiet: true}, &out, &errb)
+	}
+	ref := t.TempDir()
+	os.WriteFile(filepath.Join(ref, "live.ndjson"), []byte(rows.String()), 0o644)
+	steps := failAt(0, 0)
+	if sum, err := run(ref); err != nil || !sum.OK() || sum.Written != 20 {
+		t.Fatalf("reference: %v %+v", err, sum)
+	}
+	total := *steps
+	want := snapshot(t, ref)
+	if total < 4 {
+		t.Fatalf("only %d steps", total)
+	}
+	for n := 1; n <= total; n++ {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "live.ndjson"), []byte(rows.String()), 0o644)
+		failAt(n, 0)
+		_, err := run(dir)
+		fault = nil
+		if err == nil || !strings.Contains(err.Error(), "injected fault") {
+			t.Errorf("step %d: err = %v", n, err)
+		}
+		if got := snapshot(t, dir); len(got) != 1 || got["live.ndjson"] != rows.String() {
+			t.Errorf("step %d: left %v", n, got)
+		}
+		if sum, err := run(dir); err != nil || !sum.OK() || !equalMaps(snapshot(t, dir), want) {
+			t.Errorf("step %d: the rerun: %v %+v", n, err, sum)
+		}
+	}
 }
