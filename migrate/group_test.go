@@ -389,3 +389,48 @@ func TestDumpOutFaultAtEveryStep(t *testing.T) {
 		}
 	}
 }
+
+// A signal that arrives while a group is being renamed lets that group
+// finish; the groups after it are left as they were, and the summary
+// says so. (Outside the renames a signal ends the process at once, its
+// temp files removed: cmd/schedtool's TestSignalsDuringWrite.)
+func TestSignalDuringRenamesFinishesTheGroup(t *testing.T) {
+	defer func() { fault = nil; ResetInterrupt() }()
+	dir := t.TempDir()
+	groupTree(t, dir)
+	old := snapshot(t, dir)
+	// b/flow.yaml is the first rename of the first group (a.config.yaml,
+	// b/flow.yaml, flow.yaml, shared.yaml).
+	fault = func(step, path string) error {
+		if step == "rename" && strings.HasSuffix(path, filepath.Join("b", "flow.yaml")) {
+			OnSignal(os.Interrupt, func() { t.Error("exit called during a group's renames") })
+		}
+		return nil
+	}
+	sum, msg, err := writeRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Interrupted != "SIGINT" || sum.Written != 4 || sum.Untouched != 3 || sum.OK() {
+		t.Errorf("summary %+v\n%s", sum, msg)
+	}
+	got := snapshot(t, dir)
+	for _, f := range []string{"a.config.yaml", "b/flow.yaml", "flow.yaml", "shared.yaml"} {
+		if got[f] == old[f] {
+			t.Errorf("%s: its group was not finished", f)
+		}
+	}
+	for _, f := range []string{"c/flow.yaml", "c/reports.config.json", "e/flow.yaml"} {
+		if got[f] != old[f] {
+			t.Errorf("%s: written after the signal", f)
+		}
+	}
+	for name := range got {
+		if IsTemp(name) {
+			t.Errorf("temp file left: %s", name)
+		}
+	}
+	if !strings.Contains(msg, "interrupted by SIGINT") {
+		t.Errorf("stderr: %s", msg)
+	}
+}

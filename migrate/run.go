@@ -60,8 +60,10 @@ type Summary struct {
 	Problems int            `json:"problems"` // unreadable inputs and rows
 	// Verify sums up the equivalence checks (--verify).
 	Verify *VerifySummary `json:"verify,omitempty"`
-	// Interrupted is the signal that stopped the writes (SIGINT, SIGTERM).
+	// Interrupted is the signal that stopped the writes (SIGINT, SIGTERM),
+	// and Untouched the files it left as they were.
 	Interrupted string `json:"interrupted,omitempty"`
+	Untouched   int    `json:"untouched,omitempty"`
 }
 
 // Deferred is the number of tasks left for a later run by --limit.
@@ -309,7 +311,12 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 // during its renames lets it finish and stops the groups after it.
 func (r *runner) writeGroup(g group, puts []*Put) {
 	if r.stopped != nil {
-		r.notWritten(puts, "", "interrupted before this group")
+		for _, p := range puts {
+			r.sum.Untouched++
+			if r.json != nil {
+				r.json.file(p.Path, "interrupted", "left as it was: the run was interrupted before its group")
+			}
+		}
 		return
 	}
 	if g.err != "" {
@@ -670,7 +677,7 @@ func (r *runner) summary() {
 		line += fmt.Sprintf("; %d failed", s.Failed)
 	}
 	if s.Interrupted != "" {
-		line += fmt.Sprintf("; interrupted by %s: the group being written was finished, nothing after it was written, no temp file is left", s.Interrupted)
+		line += fmt.Sprintf("; interrupted by %s: the group being renamed was finished, %d %s left as %s were, no temp file is left", s.Interrupted, s.Untouched, report.Plural(s.Untouched, "file", "files"), report.Plural(s.Untouched, "it", "they"))
 	}
 	r.note("%s", line)
 	if r.opts.Mode == OutTree {

@@ -349,6 +349,7 @@ func (o *migrateOptions) Run() error {
 // process ends at once, its temp files removed; during them the group
 // finishes and the run stops after it. stop ends the handling.
 func (o *migrateOptions) handleSignals() (stop func()) {
+	migrate.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})

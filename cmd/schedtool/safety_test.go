@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Regression tests for issue 10: migrate never loses a task's pacing,
@@ -254,5 +258,91 @@ func TestOutNeverClobbers(t *testing.T) {
 	}
 	if b := mustRead(t, filepath.Join(dir, "m/flow.yaml")); !strings.Contains(string(b), "baseInterval: 1h") {
 		t.Errorf("m/flow.yaml: %s", b)
+	}
+}
+
+// signalTree writes n groups of three tasks: one with its own config
+// file, two sharing a config file from two sources.
+func signalTree(t *testing.T, dir string, n int) {
+	t.Helper()
+	files := map[string]string{}
+	pad := strings.Repeat("# padding so that a write takes a little while\n", 200)
+	for i := range n {
+		g := fmt.Sprintf("g%03d/", i)
+		files[g+"flow.yaml"] = "materializations:\n" + task(fmt.Sprintf("t%03d/a", i), "a.config.yaml", true) + task(fmt.Sprintf("t%03d/b", i), "shared.yaml", true) + pad
+		files[g+"b/flow.yaml"] = "materializations:\n" + task(fmt.Sprintf("t%03d/c", i), "../shared.yaml", true) + pad
+		files[g+"a.config.yaml"] = "host: a\nsyncSchedule:\n  syncFrequency: 1h\n" + pad
+		files[g+"shared.yaml"] = "host: s\nsyncSchedule:\n  syncFrequency: 2h\n" + pad
+	}
+	writeFiles(t, dir, files)
+}
+
+// Item 9: SIGINT or SIGTERM during migrate --write leaves no temp file and
+// no half-written group, and exits 130 (SIGINT) or 1 (SIGTERM) saying so.
+// A run that is not interrupted then finishes the migration.
+func TestSignalsDuringWrite(t *testing.T) {
+	dir := t.TempDir()
+	const groups = 150
+	signalTree(t, dir, groups)
+	statuses := func() map[string]int {
+		r := schedtoolIn(t, dir, "census", "-o", "json", ".")
+		var doc struct {
+			Tasks []struct{ Task, Status string } `json:"tasks"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+			t.Fatalf("census: %v\n%s", err, r.stderr)
+		}
+		out := map[string]int{}
+		for _, tk := range doc.Tasks {
+			out[tk.Status]++
+		}
+		return out
+	}
+	interrupted := 0
+	for i, delay := range []time.Duration{150, 300, 450, 600, 250, 400} {
+		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]
+		cmd := exec.Command(binary, "migrate", "--write", ".")
+		cmd.Dir = dir
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay * time.Millisecond)
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		code := cmd.ProcessState.ExitCode()
+		want := map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 1}[sig]
+		switch {
+		case err == nil:
+			// It finished before the signal.
+		case code == want && strings.Contains(errb.String(), "interrupted by "+map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[sig]):
+			interrupted++
+		default:
+			t.Errorf("%v after %dms: exit %d (%v), want %d\n%s", sig, delay, code, err, want, errb.String())
+		}
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err == nil && strings.Contains(info.Name(), ".schedtool-") {
+				t.Errorf("%v: temp file left: %s", sig, p)
+			}
+			return nil
+		})
+		st := statuses()
+		if st["ready"]+st["migrated"] != 3*groups {
+			t.Errorf("%v after %dms: a group half written or a task unpaced: %v", sig, delay, st)
+		}
+		t.Logf("%v after %dms: exit %d, %v", sig, delay, code, st)
+		if st["migrated"] == 3*groups {
+			break
+		}
+	}
+	if interrupted == 0 {
+		t.Error("no run was interrupted: the test proved nothing")
+	}
+	if r := schedtoolIn(t, dir, "migrate", "--write", "."); r.code != 0 {
+		t.Errorf("the last run: exit %d\n%s", r.code, r.stderr)
+	}
+	if st := statuses(); st["migrated"] != 3*groups {
+		t.Errorf("after the last run: %v", st)
 	}
 }
