@@ -40,6 +40,7 @@ type Task struct {
 	Reason    string      `json:"reason,omitempty"`
 	Model     *model.Spec `json:"model,omitempty"`
 	Connector string      `json:"connector,omitempty"`
+	Runtime   string      `json:"runtime,omitempty"` // the runtime change, when the task moves to V2
 	Files     []string    `json:"files,omitempty"`
 	Changes   []string    `json:"changes,omitempty"`
 	Verify    *Verified   `json:"verify,omitempty"`
@@ -83,7 +84,7 @@ func (o *one) review(reason string) {
 // review turns a decision into one a person must take, for reason.
 func review(d *plan.Decision, reason string) {
 	d.Action, d.Reason = plan.Review, reason
-	d.Model, d.ZeroConnector, d.RemoveUpdateDelay = nil, false, false
+	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.EnableRuntimeV2 = nil, false, false, false
 }
 
 // editMsg is an edit's refusal without the file name (it is said apart).
@@ -287,6 +288,9 @@ func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
 			t.Connector += "; "
 		}
 		t.Connector += "advanced.updateDelay removed"
+	}
+	if d.EnableRuntimeV2 {
+		t.Runtime = `v1 -> v2: shards.flags.enable-runtime-v2: "true" (--enable-runtime-v2)`
 	}
 	t.Changes = behaviour(d, m)
 	if mg.Verify {

@@ -71,8 +71,17 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 	if d.Action != plan.Migrate {
 		return p, ""
 	}
+	var spec edit.Map
+	if d.EnableRuntimeV2 {
+		// The runtime flag and the schedule in one change: a V1 task
+		// cannot take a model schedule, a V2 one needs it.
+		spec = append(spec, edit.KV{Key: "shards", Value: edit.Map{{Key: "flags", Value: edit.Map{{Key: "enable-runtime-v2", Value: edit.Quoted("true")}}}}, Before: "endpoint"})
+	}
 	if d.Model != nil {
-		p.model = &edit.Patch{Target: m.Spec, Changes: edit.Map{{Key: "syncSchedule", Value: edit.Replace{Value: ModelMap(d.Model)}, Before: "endpoint"}}}
+		spec = append(spec, edit.KV{Key: "syncSchedule", Value: edit.Replace{Value: ModelMap(d.Model)}, Before: "endpoint"})
+	}
+	if len(spec) > 0 {
+		p.model = &edit.Patch{Target: m.Spec, Changes: spec}
 	}
 	if !d.ZeroConnector && !d.RemoveUpdateDelay {
 		return p, ""

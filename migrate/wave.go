@@ -86,7 +86,7 @@ func (w *wave) defers(name string) (string, bool) {
 // deferDecision turns a decision into a deferral.
 func deferDecision(d *plan.Decision, reason string) {
 	d.Action, d.Reason = plan.Action(Deferred), reason
-	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel = nil, false, false, false
+	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = nil, false, false, false, false
 }
 
 // catalogCandidates are the tasks of a catalog that would migrate, with

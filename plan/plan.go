@@ -48,6 +48,9 @@ type Options struct {
 	Absent        string // "preserve" (default) or "drop"
 	Resolve       string // "", "model" or "connector"
 	ZeroFileSinks bool
+	// EnableRuntimeV2 plans a V1 task with a connector delay as a V2 one,
+	// and moves it to the V2 runtime in the same change (SPEC section 7).
+	EnableRuntimeV2 bool
 }
 
 // Decision is the plan of one materialization.
@@ -65,6 +68,9 @@ type Decision struct {
 	ZeroConnector bool
 	// RemoveUpdateDelay: delete advanced.updateDelay.
 	RemoveUpdateDelay bool
+	// EnableRuntimeV2: set shards.flags.enable-runtime-v2: "true" (a V1
+	// task moved to the V2 runtime with its schedule, --enable-runtime-v2).
+	EnableRuntimeV2 bool
 
 	V2       bool
 	HasModel bool
@@ -85,7 +91,7 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.
-		d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel = Review, nil, false, false, false
+		d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
 		d.Reason = "the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first"
 	}
 	return d
@@ -101,6 +107,22 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 	}
 	res := d.Result
 	zero := res.Known && res.Delay == 0
+	if !v2 && !zero && p.Options.EnableRuntimeV2 {
+		// The operator opts in: plan it as the V2 task it is to become.
+		d.V2, v2 = true, true
+		d = p.decideV2(d, m, res, zero)
+		d.V2 = false
+		if d.Action == Migrate {
+			d.EnableRuntimeV2 = true
+		}
+		return d
+	}
+	return p.decideV2(d, m, res, zero)
+}
+
+// decideV2 decides the rows of the table after blocked-v1.
+func (p *Planner) decideV2(d Decision, m *catalog.Materialization, res connector.Result, zero bool) Decision {
+	v2 := d.V2
 	// The order is census's (SPEC section 8): the first that applies.
 	switch {
 	case !v2 && !zero:
@@ -365,6 +387,9 @@ func (d Decision) Describe() string {
 	}
 	if d.RemoveUpdateDelay {
 		parts = append(parts, "remove advanced.updateDelay")
+	}
+	if d.EnableRuntimeV2 {
+		parts = append(parts, `set shards.flags.enable-runtime-v2: "true" (move to the V2 runtime)`)
 	}
 	if len(parts) == 0 {
 		return string(d.Action)

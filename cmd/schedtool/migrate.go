@@ -31,6 +31,7 @@ type migrateOptions struct {
 	verifyYear    int
 	output        string
 	limit         int
+	enableV2      bool
 	limitSet      func() bool
 
 	paths    []string
@@ -71,7 +72,9 @@ rest are reported as deferred, and the run exits 2 until the last wave.
 
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
-standard error with the reason; V1 tasks are skipped.`,
+standard error with the reason. V1 tasks are skipped, unless
+--enable-runtime-v2 opts them in: each then also gets
+shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 		Example: `  # What would change
   schedtool migrate fixtures/catalog
 
@@ -102,6 +105,7 @@ standard error with the reason; V1 tasks are skipped.`,
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
+	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
 	o.limitSet = func() bool { return f.Changed("limit") }
 	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
 	return cmd
@@ -117,7 +121,7 @@ func (o *migrateOptions) Complete(args []string) error {
 		o.verifyYear = time.Now().Year()
 	}
 	o.migrator = &migrate.Migrator{
-		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks}},
+		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
 	return nil

@@ -489,3 +489,62 @@ func TestMigrateLimit(t *testing.T) {
 		expect(t, schedtoolIn(t, dir, "migrate", "--limit", bad, "cat"), 1, nil, []string{"--limit"})
 	}
 }
+
+// --enable-runtime-v2: a V1 task is planned as V2 and also gets
+// shards.flags.enable-runtime-v2: "true", in one change that keeps every
+// other byte; without it V1 tasks are skipped.
+func TestEnableRuntimeV2(t *testing.T) {
+	dir := t.TempDir()
+	src := mustRead(t, "testdata/rollout/v1.flow.yaml")
+	writeTree(t, dir, map[string]string{
+		"cat/flow.yaml": string(src),
+		"dump.ndjson":   strings.Replace(dumpRow("d/v1"), `"shards":{"flags":{"enable-runtime-v2":"true"}},`, "", 1),
+	})
+	r := schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
+	expect(t, r, 0, nil, []string{"6 skipped (V1)"})
+	if r.stdout != "" {
+		t.Errorf("V1 tasks changed without --enable-runtime-v2:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "migrate", "-o", "json", "--enable-runtime-v2", "cat", "dump.ndjson")
+	got := jsonActions(t, r.stdout)
+	want := map[string]string{"a/flag-bool": "migrate", "a/flag-wrong": "migrate", "a/flags-other": "migrate", "a/plain": "migrate", "a/v1-invalid": "review", "d/v1": "migrate"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("--enable-runtime-v2: %v, want %v", got, want)
+	}
+	expect(t, r, 2, []string{`"runtime":"v1 -> v2: shards.flags.enable-runtime-v2: \"true\" (--enable-runtime-v2)"`}, nil)
+	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "cat", "dump.ndjson")
+	expect(t, r, 2, []string{
+		"   a/plain:\n+    shards:\n+      flags:\n+        enable-runtime-v2: \"true\"\n+    syncSchedule:\n+      baseInterval: 5m\n",
+		"         other-flag: \"x\"   # keep me\n+        enable-runtime-v2: \"true\"\n",
+		"-    shards: {flags: {enable-runtime-v2: \"TRUE\"}}\n+    shards: {flags: {enable-runtime-v2: \"true\"}}\n",
+		"-        enable-runtime-v2: true\n+        enable-runtime-v2: \"true\"\n",
+		`"spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint"`,
+		`"expectPubId":"0123456789abcdef"`,
+	}, []string{"a/v1-invalid (cat/flow.yaml:42): the connector schedule is invalid"})
+	// Every removed line is a schedule or flag line: nothing else changes.
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---") &&
+			!strings.Contains(line, "syncFrequency") && !strings.Contains(line, "enable-runtime-v2") && !strings.HasPrefix(line, "-{") {
+			t.Errorf("a line outside the schedule and the flag changed: %q", line)
+		}
+	}
+	// Written, the tasks are migrated V2 tasks; a second run has nothing to do.
+	r = schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "cat")
+	expect(t, r, 2, nil, []string{"4 to migrate, 1 need review; 1 written"})
+	after := mustRead(t, filepath.Join(dir, "cat/flow.yaml"))
+	if i, j := bytes.Index(src, []byte("  a/v1-invalid:")), bytes.Index(after, []byte("  a/v1-invalid:")); i < 0 || j < 0 || !bytes.Equal(src[i:], after[j:]) {
+		t.Errorf("the task that needs review changed:\n%s", after)
+	}
+	r = schedtoolIn(t, dir, "census", "-o", "wide", "cat")
+	for _, n := range []string{"a/plain", "a/flags-other", "a/flag-wrong", "a/flag-bool"} {
+		if !regexp.MustCompile(n + `\s.*\sv2\s.*\smigrated\s`).MatchString(r.stdout) {
+			t.Errorf("%s is not a migrated V2 task:\n%s", n, r.stdout)
+		}
+	}
+	r = schedtoolIn(t, dir, "validate", "-o", "json", "cat")
+	if strings.Contains(r.stdout, `"task":"a/plain"`) || strings.Contains(r.stdout, `"task":"a/flag-bool"`) {
+		t.Errorf("validate finds something on a moved task:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "cat")
+	expect(t, r, 2, nil, []string{"1 need review, 4 with nothing to do; 0 files to change"})
+}
