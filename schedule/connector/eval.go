@@ -91,6 +91,19 @@ func (e *Evaluator) midnight(dt time.Time) time.Time {
 // on an enabled day, or a midnight at which an overnight window is
 // already active (its after-midnight part on a day after a disabled one).
 func (e *Evaluator) nextStart(dt time.Time) time.Time {
+	if t, ok := e.searchStart(dt); ok {
+		return t
+	}
+	// The connector panics here (see Panics); a year later stands in.
+	return dt.UTC().AddDate(1, 0, 0)
+}
+
+// searchStart is the connector's search for the next window start: it
+// tries dt and the 6 days after it (each day's start clock on dt's local
+// date plus i UTC days, or the next day's when that is already past, and
+// the UTC midnight after it), and gives up after those 7 tries. The
+// connector does not give up gracefully: it panics (see Panics).
+func (e *Evaluator) searchStart(dt time.Time) (time.Time, bool) {
 	dt = dt.UTC()
 	for i := 0; i < 7; i++ {
 		today := dt.AddDate(0, 0, i)
@@ -101,14 +114,26 @@ func (e *Evaluator) nextStart(dt time.Time) time.Time {
 		}
 		mid := e.midnight(tomorrow)
 		if e.active(mid) && (mid.Before(start) || !e.active(start)) {
-			return mid
+			return mid, true
 		}
 		if e.active(start) {
-			return start
+			return start, true
 		}
 	}
-	// No day is enabled: the parser does not allow it.
-	return dt.AddDate(1, 0, 0)
+	return time.Time{}, false
+}
+
+// Panics reports whether the connector panics when it computes the next
+// tick after t: an alternating schedule always searches for the next
+// window start first, inside the window too, and that search gives up
+// after 7 days with a panic that nothing recovers (SPEC section 4.3).
+// Fixed schedules never panic.
+func (e *Evaluator) Panics(t time.Time) bool {
+	if !e.Schedule.Alternating {
+		return false
+	}
+	_, ok := e.searchStart(t)
+	return !ok
 }
 
 // nextEnd is when the fast window next ends after dt: its stop time, or

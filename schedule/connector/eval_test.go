@@ -93,3 +93,32 @@ func TestAck(t *testing.T) {
 		t.Errorf("a past tick delays to %v", got)
 	}
 }
+
+// The connectors' own TestAlternatingSchedule cases (go/schedule, UTC, no
+// jitter) whose default interval is the 4h the materializations use.
+func TestEvaluatorConnectorVectors(t *testing.T) {
+	for _, tc := range []struct {
+		fast, start, stop, days, after, want string
+	}{
+		{"5m", "8:00", "17:00", "", "2024-02-15T00:00:00Z", "2024-02-15T04:00:00Z"},
+		{"5m", "8:00", "17:00", "", "2024-02-15T01:00:00Z", "2024-02-15T04:00:00Z"},
+		{"5m", "8:00", "17:00", "", "2024-02-15T08:00:00Z", "2024-02-15T08:05:00Z"},
+		{"5m", "8:00", "17:00", "", "2024-02-15T17:00:00Z", "2024-02-15T20:00:00Z"},
+		{"5m", "8:00", "17:00", "", "2024-02-15T07:59:59Z", "2024-02-15T08:00:00Z"},
+		{"5m", "8:00", "17:00", "", "2024-02-15T16:59:59Z", "2024-02-15T17:00:00Z"},
+		{"0s", "8:00", "17:00", "", "2024-02-15T16:59:59Z", "2024-02-15T16:59:59Z"},
+		{"5m", "08:00", "17:00", "M-F", "2024-06-28T00:00:00Z", "2024-06-28T04:00:00Z"},
+		{"5m", "08:00", "17:00", "M-F", "2024-06-28T10:00:00Z", "2024-06-28T10:05:00Z"},
+		{"5m", "08:00", "17:00", "M-F", "2024-06-29T00:00:00Z", "2024-06-29T04:00:00Z"},
+		{"5m", "22:00", "02:00", "M-F", "2024-06-28T23:00:00Z", "2024-06-28T23:05:00Z"},
+	} {
+		spec := SyncScheduleSpec{SyncFrequency: tc.fast, Timezone: "UTC", FastSyncStartTime: tc.start, FastSyncStopTime: tc.stop, FastSyncEnabledDays: tc.days}
+		e := &Evaluator{Schedule: parsed(t, spec)}
+		if got := e.Next(at(tc.after)); !got.Equal(at(tc.want)) {
+			t.Errorf("%+v after %s: %s, want %s", spec, tc.after, got.UTC().Format(time.RFC3339), tc.want)
+		}
+		if e.Panics(at(tc.after)) {
+			t.Errorf("%+v panics at %s", spec, tc.after)
+		}
+	}
+}
