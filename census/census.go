@@ -32,8 +32,12 @@ type Row struct {
 	Disabled bool   `json:"disabled"`
 	Status   string `json:"status"`
 	Reason   string `json:"reason"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
+	// Crash is, when the connector's schedule makes it panic within 366
+	// days (SPEC section 4.3), the first range of last acknowledgements
+	// that does, in UTC.
+	Crash string `json:"crash,omitempty"`
+	File  string `json:"file"`
+	Line  int    `json:"line"`
 }
 
 // Remaining reports whether the task still relies on connector-side pacing.
@@ -50,9 +54,9 @@ type Unreadable struct {
 // Totals are the groups and the summary; they grow with the number of
 // groups, not of rows.
 type Totals struct {
-	Tasks, Remaining, Unreadable, Disabled         int
-	ByStatus, ByImage, ByKind, ByRuntime, ByFamily map[string]int
-	RemainingByImage                               map[string]int
+	Tasks, Remaining, Unreadable, Disabled, Crashing int
+	ByStatus, ByImage, ByKind, ByRuntime, ByFamily   map[string]int
+	RemainingByImage                                 map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
 }
@@ -69,6 +73,9 @@ func (t *Totals) addN(r *Row, n int) {
 	t.Tasks += n
 	if r.Disabled {
 		t.Disabled += n
+	}
+	if r.Crash != "" {
+		t.Crashing += n
 	}
 	t.ByStatus[r.Status] += n
 	t.ByImage[r.Image] += n
@@ -133,6 +140,9 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	if d.V2 {
 		r.Runtime = "v2"
+	}
+	if len(d.Crashes) > 0 {
+		r.Crash = d.Crashes[0].UTC()
 	}
 	if d.Result.Known {
 		r.Delay = connector.FormatDelay(d.Result.Delay)

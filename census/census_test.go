@@ -131,7 +131,7 @@ func TestCSVAndMarkdownEscaping(t *testing.T) {
 	w.End(&Totals{})
 	// Quotes are RFC 4180's; a newline or another control character is
 	// written as an escape, so that no cell starts a line of its own.
-	want := "task,image,tag,family,runtime,kind,delay,model,disabled,status,reason,file,line\n\"'=HYPERLINK(\"\"x\"\")\",img,,,,,,false,false,ready,\"a, \"\"quoted\"\"\\nline\",,0\n"
+	want := "task,image,tag,family,runtime,kind,delay,model,disabled,status,reason,file,line,crash\n\"'=HYPERLINK(\"\"x\"\")\",img,,,,,,false,false,ready,\"a, \"\"quoted\"\"\\nline\",,0,\n"
 	if b.String() != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", b.String(), want)
 	}

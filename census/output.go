@@ -63,8 +63,12 @@ func SummaryLine(t *Totals) string {
 	if t.Disabled > 0 {
 		disabled = fmt.Sprintf(" (%d disabled)", t.Disabled)
 	}
-	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing, %d unreadable %s",
-		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+	crashing := ""
+	if t.Crashing > 0 {
+		crashing = fmt.Sprintf(" (%d whose connector schedule crashes it within 366 days: migrate them first)", t.Crashing)
+	}
+	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s, %d unreadable %s",
+		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
 }
 
 // table: the summary and the groups, for a terminal.
@@ -132,15 +136,15 @@ type wideWriter struct {
 
 func (t *wideWriter) Row(r *Row) {
 	if t.n == 0 {
-		fmt.Fprintln(t.tw, "TASK\tIMAGE\tTAG\tFAMILY\tRUNTIME\tKIND\tDELAY\tMODEL\tDISABLED\tSTATUS\tREASON")
+		fmt.Fprintln(t.tw, "TASK\tIMAGE\tTAG\tFAMILY\tRUNTIME\tKIND\tDELAY\tMODEL\tDISABLED\tSTATUS\tREASON\tCRASH")
 	}
 	t.n++
 	model := "-"
 	if r.Model {
 		model = "yes"
 	}
-	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
-		r.Family, r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), r.Status, dash(report.Escape(r.Reason)))
+	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
+		r.Family, r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), r.Status, dash(report.Escape(r.Reason)), dash(r.Crash))
 	if t.n%4096 == 0 {
 		t.tw.Flush() // keep memory bounded; columns stay aligned in blocks
 	}
@@ -214,7 +218,12 @@ func (j *jsonWriter) Shared(r *Row) []byte {
 	b = append(b, `,"status":`...)
 	b = appendJSON(b, r.Status)
 	b = append(b, `,"reason":`...)
-	return appendJSON(b, r.Reason)
+	b = appendJSON(b, r.Reason)
+	if r.Crash != "" {
+		b = append(b, `,"crash":`...)
+		b = appendJSON(b, r.Crash)
+	}
+	return b
 }
 
 func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
@@ -253,7 +262,7 @@ func (j *jsonWriter) End(t *Totals) error {
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
 	}, map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "byStatus": statusCounts(t),
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "byStatus": statusCounts(t),
 	}})
 	if err != nil {
 		return err
@@ -279,7 +288,7 @@ type csvWriter struct {
 	c *csv.Writer
 }
 
-var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "disabled", "status", "reason", "file", "line"}
+var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "disabled", "status", "reason", "file", "line", "crash"}
 
 func newCSV(w *bufio.Writer) *csvWriter {
 	c := csv.NewWriter(w)
@@ -299,7 +308,7 @@ func csvCell(s string) string {
 
 func (c *csvWriter) Row(r *Row) {
 	c.c.Write([]string{csvCell(r.Task), csvCell(r.Image), csvCell(r.Tag), r.Family, r.Runtime, r.Kind, r.Delay,
-		strconv.FormatBool(r.Model), strconv.FormatBool(r.Disabled), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line)})
+		strconv.FormatBool(r.Model), strconv.FormatBool(r.Disabled), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line), r.Crash})
 }
 
 func (c *csvWriter) Unreadable(*Unreadable) {}
@@ -359,7 +368,11 @@ func (m *markdownWriter) End(t *Totals) error {
 			if r.Model {
 				model = "yes"
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Task), mdCell(r.Image), mdCell(r.Tag), r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), mdCell(r.Reason))
+			reason := r.Reason
+			if r.Crash != "" {
+				reason = strings.TrimPrefix(reason+"; the connector crashes: last ack "+r.Crash, "; ")
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Task), mdCell(r.Image), mdCell(r.Tag), r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), mdCell(reason))
 		}
 	}
 	if len(m.bad) > 0 {

@@ -4,6 +4,7 @@
 package explain
 
 import (
+	"fmt"
 	"time"
 
 	"schedtool/catalog"
@@ -33,6 +34,12 @@ type Explanation struct {
 	SyncNow   string   `json:"syncNow"`
 	Zone      string   `json:"zone"`
 	Next      []Commit `json:"next"`
+	// Crash says when the connector's schedule makes it panic within 366
+	// days of the explained instant (SPEC section 4.3); CrashStops, when
+	// the listed commits run into it: the connector makes no commit after
+	// the last one listed, it panics computing the next.
+	Crash      string `json:"connectorCrash,omitempty"`
+	CrashStops string `json:"crashStops,omitempty"`
 	Migration string   `json:"migration"`
 	Situation string   `json:"situation"`
 }
@@ -102,9 +109,24 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		loc = conn.Schedule.Location
 	}
 	e.Zone = loc.String()
+	if conn != nil && len(d.Crashes) > 0 {
+		e.Crash = "the connector panics when its last commit acknowledgement is " + d.Crashes[0].Describe(conn.Schedule.Location) +
+			": its search for the next fast-window start looks only 7 days ahead; the task crash-loops until the clock is past that range, and migrating removes the crash"
+		if len(d.Crashes) > 1 {
+			e.Crash += fmt.Sprintf(" (the first of %d such ranges in the next 366 days)", len(d.Crashes))
+		}
+	}
 	j := jitter.Runtime(jitter.RuntimeSeed(m.Name))
 	t := at.UTC()
 	for i := 0; i < n && e.Holds != "none"; i++ {
+		if conn != nil && conn.Panics(t) {
+			last := "the explained instant " + t.Format(time.RFC3339)
+			if len(e.Next) > 0 {
+				last = "the commit at " + e.Next[len(e.Next)-1].UTC
+			}
+			e.CrashStops = "after " + last + " the connector panics computing its next acknowledgement: no further commit until the clock is past the crash range"
+			break
+		}
 		next := t
 		if runtime {
 			if r, ok := sched.Next(t, j); ok {

@@ -52,6 +52,7 @@ const (
 	ConnectorScheduleInUse   = "connector-schedule-in-use"
 	SealedSchedule           = "sealed-schedule"
 	InvalidShardFlag         = "invalid-shard-flag"
+	ConnectorScheduleCrashes = "connector-schedule-crashes"
 )
 
 // RuleInfo describes a rule.
@@ -72,6 +73,7 @@ var Rules = []RuleInfo{
 	{AckDelayStacks, Warning, "A materialization syncSchedule while the connector still delays its acknowledgements."},
 	{LegacyUpdateDelay, Warning, "advanced.updateDelay, which current images reject."},
 	{OffEnumScheduleValue, Warning, "A schedule value the connector accepts but its published schema does not list."},
+	{ConnectorScheduleCrashes, Warning, "An alternating connector schedule that makes the connector panic within the next 366 days."},
 	{ConnectorScheduleInUse, Info, "A V2 task paced by its connector: a migration candidate."},
 	{SealedSchedule, Info, "An encrypted schedule value, whose effect is unknown."},
 }

@@ -41,10 +41,23 @@ func behaviour(d plan.Decision, m *catalog.Materialization) []string {
 	if d.ReplaceModel {
 		out = append(out, "the materialization's previous syncSchedule is replaced by the connector's schedule (--resolve=connector)")
 	}
+	if len(d.Crashes) > 0 {
+		out = append(out, crashNote(d))
+	}
 	if s := d.Result.Schedule; d.Result.Kind == connector.KindAlternating && s != nil && quirkApplies(s) {
 		out = append(out, "utc-midnight quirk: the connector found this overnight window's days at UTC midnight, so after a disabled day it skipped the window's after-midnight part; the runtime keeps that part (see --verify)")
 	}
 	return out
+}
+
+// crashNote says that the connector's schedule crashes it and that the
+// migration removes the crash.
+func crashNote(d plan.Decision) string {
+	n := ""
+	if len(d.Crashes) > 1 {
+		n = fmt.Sprintf(" (and %d more ranges in the next 366 days)", len(d.Crashes)-1)
+	}
+	return fmt.Sprintf("connector crash: the connector panics (its search for the next fast-window start gives up after 7 days) when its last acknowledgement is %s%s, and the task crash-loops until the clock is past that range; the runtime's schedule has no such limit, so the migration removes the crash", d.Crashes[0].Describe(d.Result.Schedule.Location), n)
 }
 
 // quirkApplies reports whether an alternating schedule can meet the
@@ -112,7 +125,11 @@ func (mg *Migrator) verify(d plan.Decision) *Verified {
 	if year == 0 {
 		year = time.Now().Year()
 	}
-	rep := verify.Compare(legacy, s, verify.Horizon(loc, year))
+	spans := verify.Horizon(loc, year)
+	if legacy.Alternating {
+		spans = verify.Merge(append(spans, verify.CrashSpans(legacy, year)...))
+	}
+	rep := verify.Compare(legacy, s, spans)
 	v := &Verified{Minutes: rep.Minutes, Mismatches: rep.Mismatches, MaxDiff: model.FormatDuration(rep.MaxDiff), Equivalent: rep.Equivalent(), maxDiff: rep.MaxDiff}
 	if len(rep.ByCause) > 0 {
 		v.ByCause = rep.ByCause

@@ -77,17 +77,27 @@ type Decision struct {
 	Entry    *connector.Entry // nil when not a scheduling image
 	Tag      string
 	Result   connector.Result
+	// Crashes are the ranges of last acknowledgements at which the
+	// connector's alternating schedule panics (SPEC section 4.3), within
+	// the Planner's crash horizon; a migration removes them.
+	Crashes []connector.CrashRange
 }
 
 // Planner decides with one registry.
 type Planner struct {
 	Registry *connector.Registry
 	Options  Options
+	// Crashes, if set, finds where an alternating connector schedule
+	// panics (Decision.Crashes).
+	Crashes *connector.CrashFinder
 }
 
 // Decide plans one materialization.
 func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	d := p.decide(m)
+	if p.Crashes != nil && d.Result.Schedule != nil {
+		d.Crashes = p.Crashes.Find(d.Result.Schedule)
+	}
 	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -65,7 +66,7 @@ func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, _, err := (&Checker{Registry: reg}).Collect(inputs, catalog.DefaultOptions())
+	fs, _, err := (&Checker{Registry: reg, Crashes: connector.NewCrashFinder(crashFrom)}).Collect(inputs, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +75,9 @@ func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) 
 	}
 	return fs
 }
+
+// crashFrom is the instant the rule tests look for connector crashes from.
+var crashFrom = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func rules(fs []finding.Finding) []string {
 	var out []string
@@ -157,6 +161,12 @@ func TestRules(t *testing.T) {
 		{"near miss connector-schedule-in-use: zero", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
 		{"near miss connector-schedule-in-use: not a scheduling image", map[string]string{"flow.yaml": mat(v2, "", "ghcr.io/estuary/materialize-postgres:v4", `{address: x}`)}, nil},
 
+		// connector-schedule-crashes
+		{"connector-schedule-crashes: Monday only in New York", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: M}}`)}, []string{"connector-schedule-crashes", "connector-schedule-in-use"}},
+		{"connector-schedule-crashes: V1 too", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Europe/London, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: Su}}`)}, []string{"connector-schedule-crashes"}},
+		{"near miss connector-schedule-crashes: Monday to Friday", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: M-F}}`)}, []string{"connector-schedule-in-use"}},
+		{"near miss connector-schedule-crashes: no DST", map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Asia/Tokyo, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: M}}`)}, []string{"connector-schedule-in-use"}},
+
 		// sealed-schedule
 		{"sealed-schedule", map[string]string{"flow.yaml": mat(v2, "", sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule"}},
 		{"sealed-schedule with a model schedule is a conflict", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule", "sync-schedule-conflict"}},
@@ -218,6 +228,25 @@ func TestMessagesAndPositions(t *testing.T) {
 	fs = runCatalog(t, map[string]string{"flow.yaml": mat(v2, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 1m, start: "9:5", end: "10:00"}]}`, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil)
 	if len(fs) != 1 || fs[0].Message != `invalid sync schedule: invalid start "9:5" of window 0 (expected HH:MM)` || !strings.HasSuffix(fs[0].Pos.Pointer, "/syncSchedule/windows/0/start") {
 		t.Errorf("invalid-sync-schedule: %+v", fs)
+	}
+}
+
+// connector-schedule-crashes names the first range (SPEC 10's vector),
+// points at the connector's schedule and says that migrating removes it.
+func TestCrashMessage(t *testing.T) {
+	fs := runCatalog(t, map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: M}}`)}, nil)
+	var msg string
+	for _, f := range fs {
+		if f.Rule == finding.ConnectorScheduleCrashes {
+			msg = f.Message
+			if f.Severity != finding.Warning || f.Pos.Pointer != "/materializations/acmeCo~1t~1materialize-x/endpoint/connector/config/syncSchedule" {
+				t.Errorf("at %+v, severity %v", f.Pos, f.Severity)
+			}
+		}
+	}
+	want := "materialization acmeCo/t/materialize-x: its connector panics when its last commit acknowledgement is after Mon 2026-10-26 09:00:00 EDT up to and including 10:00:00 EDT (UTC: after 2026-10-26T13:00:00Z, up to and including 2026-10-26T14:00:00Z): the connector's search for the next fast-window start looks only 7 days ahead, and in America/New_York the next start is further away, so the task crash-loops until the clock is past that range; migrating the schedule into the runtime removes the crash (schedtool migrate)"
+	if msg != want {
+		t.Errorf("message:\n got %s\nwant %s", msg, want)
 	}
 }
 

@@ -19,6 +19,9 @@ import (
 // Checker applies the rules with one registry of connector images.
 type Checker struct {
 	Registry *connector.Registry
+	// Crashes finds where alternating connector schedules panic (rule
+	// connector-schedule-crashes); nil skips the rule.
+	Crashes *connector.CrashFinder
 }
 
 // Check returns the findings of one materialization, in no special order.
@@ -101,6 +104,11 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	if res.Present {
 		schedAt = at(res.Pointer)
 	}
+	if ps := res.Schedule; c.Crashes != nil && ps != nil && ps.Alternating && !(sched != nil && v2 && entry.HasDeferral(tag)) {
+		if rs := c.Crashes.Find(ps); len(rs) > 0 {
+			add(finding.ConnectorScheduleCrashes, finding.Warning, schedAt, crashMessage(m.Name, ps, rs))
+		}
+	}
 	switch {
 	case sched != nil && entry.Family == connector.FamilySyncSchedule && res.Configured:
 		key, fix := "syncSchedule", `set syncSchedule to {syncFrequency: "0s"}`
@@ -116,6 +124,14 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 			fmt.Sprintf("materialization %s is paced by its connector, which delays commit acknowledgements by up to %s (%s); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime", m.Name, connector.FormatDelay(res.Delay), describeDelay(res)))
 	}
 	return out
+}
+
+func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) string {
+	more := ""
+	if len(rs) > 1 {
+		more = fmt.Sprintf(" (the first of %d such ranges in the next 366 days)", len(rs))
+	}
+	return fmt.Sprintf("materialization %s: its connector panics when its last commit acknowledgement is %s%s: the connector's search for the next fast-window start looks only 7 days ahead, and in %s the next start is further away, so the task crash-loops until the clock is past that range; migrating the schedule into the runtime removes the crash (schedtool migrate)", name, rs[0].Describe(ps.Location), more, ps.Spec.Timezone)
 }
 
 func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, res connector.Result, via string) string {

@@ -3,10 +3,13 @@
 // replaces it (seed 0) and compares the next commit instant after every
 // minute of a horizon. Every difference is named by its cause, found by
 // counterfactual: the connector's UTC-midnight quirk, or a window boundary
-// in a DST gap or fold; anything else is reported as unexplained.
+// in a DST gap or fold; anything else is reported as unexplained. Minutes
+// at which the connector panics (its window-start search gives up) are
+// their own cause: the legacy schedule makes no commit there at all.
 package verify
 
 import (
+	"slices"
 	"time"
 
 	"schedtool/schedule/connector"
@@ -17,6 +20,7 @@ import (
 const (
 	QuirkUTCMidnight = "utc-midnight-quirk" // SPEC section 4.3
 	DSTBoundary      = "dst-boundary"       // a window boundary in a DST gap or fold
+	ConnectorCrash   = "connector-crash"    // the connector panics there (SPEC section 4.3): no legacy commit
 	Unexplained      = "unexplained"
 )
 
@@ -79,6 +83,35 @@ func Transitions(loc *time.Location, from, to time.Time) []time.Time {
 	return out
 }
 
+// CrashSpans are the minutes of the year (from its January 1, 366 days)
+// at which the legacy schedule crashes the connector, as spans that
+// cover each crash range, with an hour on either side.
+func CrashSpans(legacy *connector.Parsed, year int) []Span {
+	var out []Span
+	for _, r := range connector.Crashes(legacy, time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC), connector.CrashHorizon) {
+		out = append(out, Span{r.Start.Add(-time.Hour).Truncate(time.Minute), r.End.Add(time.Hour)})
+	}
+	return out
+}
+
+// Merge sorts spans and joins those that overlap or touch, so that no
+// minute is compared twice.
+func Merge(spans []Span) []Span {
+	s := slices.Clone(spans)
+	slices.SortFunc(s, func(a, b Span) int { return a.From.Compare(b.From) })
+	var out []Span
+	for _, sp := range s {
+		if n := len(out); n > 0 && !sp.From.After(out[n-1].To) {
+			if sp.To.After(out[n-1].To) {
+				out[n-1].To = sp.To
+			}
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // Compare runs the comparison over the spans, minute by minute.
 func Compare(legacy *connector.Parsed, m *model.Schedule, spans []Span) Report {
 	rep := Report{ByCause: map[string]int{}}
@@ -92,6 +125,15 @@ func Compare(legacy *connector.Parsed, m *model.Schedule, spans []Span) Report {
 			want, ok := m.Next(t, 0)
 			if !ok {
 				want = t // no hold
+			}
+			if plain.Panics(t) {
+				rep.Mismatches++
+				rep.ByCause[ConnectorCrash]++
+				if !seen[ConnectorCrash] {
+					seen[ConnectorCrash] = true
+					rep.First = append(rep.First, Mismatch{At: t, Model: want, Cause: ConnectorCrash})
+				}
+				continue
 			}
 			got := plain.Next(t)
 			if got.Equal(want) {

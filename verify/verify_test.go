@@ -137,3 +137,35 @@ func TestTransitions(t *testing.T) {
 		t.Errorf("NY transitions %v", trs)
 	}
 }
+
+// The minutes at which the connector panics are their own cause, and the
+// crash spans put them in the horizon: SPEC 10's Monday-only schedule
+// panics for the 60 minutes 13:01Z..14:00Z of 2026-10-26.
+func TestConnectorCrashCause(t *testing.T) {
+	p, s := mapped(t, connector.SyncScheduleSpec{SyncFrequency: "15m", Timezone: "America/New_York", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "M"})
+	crash := CrashSpans(p, 2026)
+	if len(crash) != 1 {
+		t.Fatalf("crash spans %v", crash)
+	}
+	spans := Merge(append(Horizon(p.Location, 2026), crash...))
+	rep := Compare(p, s, spans)
+	if rep.ByCause[ConnectorCrash] != 60 || !rep.Equivalent() {
+		t.Errorf("by cause %v, equivalent %v", rep.ByCause, rep.Equivalent())
+	}
+	var first *Mismatch
+	for i := range rep.First {
+		if rep.First[i].Cause == ConnectorCrash {
+			first = &rep.First[i]
+		}
+	}
+	if first == nil || !first.At.Equal(time.Date(2026, 10, 26, 13, 1, 0, 0, time.UTC)) {
+		t.Errorf("first crash minute %+v", first)
+	}
+	// Merge joins overlapping and touching spans and keeps the rest.
+	a := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	h := func(n int) time.Time { return a.Add(time.Duration(n) * time.Hour) }
+	got := Merge([]Span{{h(5), h(6)}, {h(0), h(2)}, {h(1), h(3)}, {h(3), h(4)}})
+	if want := []Span{{h(0), h(4)}, {h(5), h(6)}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Merge: %v, want %v", got, want)
+	}
+}

@@ -18,6 +18,7 @@ type censusOptions struct {
 	*common
 	output          string
 	failIfRemaining bool
+	at              string
 
 	paths  []string
 	census *census.Census
@@ -58,6 +59,7 @@ is not a zero.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "table", "output format: table, wide, json, csv or markdown")
+	f.StringVar(&o.at, "at", "", atUsage)
 	f.BoolVar(&o.failIfRemaining, "fail-if-remaining", false, "exit 2 when any task still relies on connector-side pacing, or an input is unreadable")
 	return cmd
 }
@@ -68,7 +70,11 @@ func (o *censusOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.census = &census.Census{Planner: &plan.Planner{Registry: reg}}
+	crashes, err := crashFinder(o.at)
+	if err != nil {
+		return err
+	}
+	o.census = &census.Census{Planner: &plan.Planner{Registry: reg, Crashes: crashes}}
 	return nil
 }
 

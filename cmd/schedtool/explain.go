@@ -12,6 +12,7 @@ import (
 	"schedtool/catalog"
 	"schedtool/explain"
 	"schedtool/plan"
+	"schedtool/schedule/connector"
 )
 
 type explainOptions struct {
@@ -64,13 +65,13 @@ func (o *explainOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.planner = &plan.Planner{Registry: reg}
 	o.when = time.Now()
 	if o.at != "" {
 		if o.when, err = time.Parse(time.RFC3339, o.at); err != nil {
 			return &usageError{"--at: " + err.Error()}
 		}
 	}
+	o.planner = &plan.Planner{Registry: reg, Crashes: connector.NewCrashFinder(o.when)}
 	return nil
 }
 
@@ -151,6 +152,9 @@ func (o *explainOptions) Run() error {
 	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", runtime, e.Image)
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, delay up to %s\n", model, e.Connector, e.Delay)
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
+	if e.Crash != "" {
+		fmt.Fprintf(w, "  connector crash:     %s\n", e.Crash)
+	}
 	if len(e.Next) > 0 {
 		// One column when the zone's time is UTC's (UTC itself, or a zone
 		// at offset zero over these instants): two would be the same.
@@ -173,6 +177,12 @@ func (o *explainOptions) Run() error {
 				fmt.Fprintf(w, "    %s  %s\n", c.UTC, c.Local)
 			}
 		}
+	}
+	switch {
+	case e.CrashStops != "" && len(e.Next) > 0:
+		fmt.Fprintf(w, "    then: %s\n", e.CrashStops)
+	case e.CrashStops != "":
+		fmt.Fprintf(w, "  next commits:        none: %s\n", e.CrashStops)
 	}
 	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)
 	return nil

@@ -29,6 +29,7 @@ type migrateOptions struct {
 	zeroFileSinks bool
 	verify        bool
 	verifyYear    int
+	at            string
 	output        string
 	limit         int
 	enableV2      bool
@@ -103,6 +104,7 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.StringVar(&o.resolve, "resolve", "", "a conflict: model keeps the materialization schedule, connector replaces it by the converted connector one")
 	f.BoolVar(&o.zeroFileSinks, "zero-file-sinks", false, "also set file sinks' intervals to zero (outside their published values)")
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
+	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
@@ -120,8 +122,12 @@ func (o *migrateOptions) Complete(args []string) error {
 	if o.verifyYear == 0 {
 		o.verifyYear = time.Now().Year()
 	}
+	crashes, err := crashFinder(o.at)
+	if err != nil {
+		return err
+	}
 	o.migrator = &migrate.Migrator{
-		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}},
+		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}, Crashes: crashes},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
 	return nil

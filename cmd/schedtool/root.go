@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"runtime/pprof"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,6 +65,22 @@ func (c *common) registry() (*connector.Registry, error) {
 	}
 	return reg, nil
 }
+
+// crashFinder reads an --at value: connector crashes are looked for in the
+// 366 days from that instant (RFC 3339), or from now when it is empty.
+func crashFinder(at string) (*connector.CrashFinder, error) {
+	when := time.Now()
+	if at != "" {
+		var err error
+		if when, err = time.Parse(time.RFC3339, at); err != nil {
+			return nil, &usageError{"--at: " + err.Error()}
+		}
+	}
+	return connector.NewCrashFinder(when), nil
+}
+
+// atUsage documents --at on the commands that look for connector crashes.
+const atUsage = "look for connector crashes in the 366 days from this instant (RFC 3339; default now)"
 
 func (c *common) loadOptions() catalog.Options {
 	o := catalog.DefaultOptions()

@@ -16,6 +16,7 @@ type validateOptions struct {
 	*common
 	output string
 	failOn string
+	at     string
 
 	paths   []string
 	failSev finding.Severity
@@ -49,6 +50,7 @@ Findings are written to standard output; exit code 2 when any is at or above
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
+	f.StringVar(&o.at, "at", "", atUsage)
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 2 when a finding is at or above this severity: error, warning or info")
 	return cmd
 }
@@ -60,7 +62,11 @@ func (o *validateOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.checker = &validate.Checker{Registry: reg}
+	crashes, err := crashFinder(o.at)
+	if err != nil {
+		return err
+	}
+	o.checker = &validate.Checker{Registry: reg, Crashes: crashes}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package connector
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -45,6 +46,14 @@ func (r CrashRange) Describe(loc *time.Location) string {
 	ty, tm, td := toAt.In(loc).Date()
 	sameDay := fy == ty && fm == tm && fd == td
 	return fmt.Sprintf("%s%s %s%s (UTC: %s, %s)", fromWord, localStamp(fromAt, loc, true), toWord, localStamp(toAt, loc, !sameDay), fromUTC, toUTC)
+}
+
+// UTC is the range in UTC alone: "after 2026-10-26T13:00:00Z, up to and
+// including 2026-10-26T14:00:00Z".
+func (r CrashRange) UTC() string {
+	d := r.Describe(time.UTC)
+	i := strings.Index(d, "(UTC: ")
+	return strings.TrimSuffix(d[i+len("(UTC: "):], ")")
 }
 
 // localStamp is "Mon 2026-10-26 09:00:00 EDT", or "09:00:00 EDT" without
