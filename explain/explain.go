@@ -40,8 +40,8 @@ type Explanation struct {
 	// the last one listed, it panics computing the next.
 	Crash      string `json:"connectorCrash,omitempty"`
 	CrashStops string `json:"crashStops,omitempty"`
-	Migration string   `json:"migration"`
-	Situation string   `json:"situation"`
+	Migration  string `json:"migration"`
+	Situation  string `json:"situation"`
 }
 
 // Explain explains m, with the next n commits after at.
