@@ -434,3 +434,31 @@ func TestSignalDuringRenamesFinishesTheGroup(t *testing.T) {
 		t.Errorf("stderr: %s", msg)
 	}
 }
+
+// A file that resolves outside the inputs' roots when it is written (a
+// symlink swapped in after the read) is not written.
+func TestWriteRefusesAFileResolvingOutsideTheRoot(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	content := []byte("host: a\nsyncSchedule:\n  syncFrequency: 1h\n")
+	os.WriteFile(filepath.Join(outside, "a.config.yaml"), content, 0o644)
+	cfg := filepath.Join(dir, "a.config.yaml")
+	os.Symlink(filepath.Join(outside, "a.config.yaml"), cfg)
+	err := WriteGroup([]*Put{{Path: cfg, Old: content, Data: []byte("x"), Within: []string{mustReal(t, dir)}}})
+	if err == nil || !strings.Contains(err.Error(), "outside the root") {
+		t.Errorf("err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(outside, "a.config.yaml")); !bytes.Equal(b, content) {
+		t.Errorf("the file outside changed: %s", b)
+	}
+	noTemps(t, dir)
+	noTemps(t, outside)
+}
+
+func mustReal(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

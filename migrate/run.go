@@ -291,10 +291,18 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	}
 	switch r.opts.Mode {
 	case Write:
+		var roots []string
+		for _, in := range inputs {
+			if real, err := filepath.EvalSymlinks(in.Root); err == nil {
+				if abs, err := filepath.Abs(real); err == nil {
+					roots = append(roots, abs)
+				}
+			}
+		}
 		for _, g := range groups(changed) {
 			puts := make([]*Put, len(g.files))
 			for i, f := range g.files {
-				puts[i] = &Put{Path: f.Path, Old: f.Old, Data: f.New}
+				puts[i] = &Put{Path: f.Path, Old: f.Old, Data: f.New, Within: roots}
 				if f.Path == "<stdin>" && g.err == "" {
 					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
 				}

@@ -20,6 +20,9 @@ type Put struct {
 	Path string // as displayed, and as opened
 	Old  []byte // the content read, for a file changed in place; nil for an output file
 	Data []byte // the new content
+	// Within, when set, are the directories (symlinks resolved) the file
+	// written must resolve inside: the inputs' roots.
+	Within []string
 
 	real   string      // the file written: Path with symlinks resolved (in place), or Path (output)
 	mode   fs.FileMode // kept from the file replaced
@@ -111,6 +114,9 @@ func stage(p *Put) error {
 			return err
 		}
 		p.real = real
+		if err := inside(real, p.Within); err != nil {
+			return err
+		}
 	}
 	p.mode = 0o644
 	st, err := os.Lstat(p.real)
@@ -200,6 +206,23 @@ func keep(p *Put, dir, base string) error {
 		err = cerr
 	}
 	return err
+}
+
+// inside refuses a resolved path outside every one of roots.
+func inside(real string, roots []string) error {
+	if len(roots) == 0 {
+		return nil
+	}
+	abs, err := filepath.Abs(real)
+	if err != nil {
+		return err
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return nil
+		}
+	}
+	return fmt.Errorf("resolves to %s, outside the root %s; not written", abs, strings.Join(roots, ", "))
 }
 
 func unchanged(p *Put) error {
