@@ -63,8 +63,10 @@ type Worker struct {
 	opts  DumpOptions
 	skip  tree.Skip
 	arena *tree.Arena
-	// Scratch is the worker's own, for its caller to reuse row by row.
+	// Scratch and Ints are the worker's own, for its caller to reuse row
+	// by row.
 	Scratch []byte
+	Ints    []int
 }
 
 // Read reads one row as ScanDump does. Its nodes are valid until the

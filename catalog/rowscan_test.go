@@ -43,6 +43,47 @@ func checkScanRow(t *testing.T, row []byte) {
 	if cfg := spec.Path("endpoint", "connector", "config"); cfg != nil && cfg.Kind != tree.Object && cfg.Kind != tree.Null {
 		t.Fatalf("ScanRow accepted a config of kind %v", cfg.Kind)
 	}
+	// ScanRowAt places the shape's values where the parser finds them.
+	at, ok := tree.ScanRowAt(row, lim, scanKeys, nil, nil)
+	if !ok || !bytes.Equal(at.Key, shape.Key) {
+		t.Fatalf("ScanRowAt disagrees with ScanRow on %q", row)
+	}
+	offset := func(n *tree.Node) int {
+		if n == nil {
+			return -1
+		}
+		return n.Offset
+	}
+	model := spec.Get("syncSchedule")
+	cfg := spec.Path("endpoint", "connector", "config")
+	for _, c := range []struct {
+		what      string
+		got, want int
+	}{
+		{"spec", at.At.Spec, offset(spec)},
+		{"flag", at.At.Flag, offset(spec.Path("shards", "flags", "enable-runtime-v2"))},
+		{"model", at.At.Model, offset(model)},
+		{"image", at.At.Image, offset(img)},
+		{"config", at.At.Config, offset(cfg)},
+	} {
+		if c.got != c.want {
+			t.Fatalf("%s at %d, the parser has it at %d: %q", c.what, c.got, c.want, row)
+		}
+	}
+	if model != nil && (!bytes.Equal(at.Model, row[model.Offset:model.End])) {
+		t.Fatalf("model %q, the parser has %q", at.Model, row[model.Offset:model.End])
+	}
+	for i := 0; i+1 < len(at.At.Keys); i += 2 {
+		found := false
+		for _, f := range cfg.Fields {
+			if f.Value.Offset == at.At.Keys[i] && f.Value.End == at.At.Keys[i+1] && f.Value.Kind != tree.Raw {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("config key value at %d-%d is no built value of the parser's: %q", at.At.Keys[i], at.At.Keys[i+1], row)
+		}
+	}
 }
 
 func TestScanRow(t *testing.T) {

@@ -22,14 +22,14 @@ func AppendJSONString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
 func jsonString(b []byte, s string) []byte { return jsonstr.Append(b, s) }
 
 func (j *JSON) Finding(f *finding.Finding) {
-	buf := j.buf[:0]
-	if j.n == 0 {
-		buf = append(buf, `{"findings":[`...)
-	} else {
-		buf = append(buf, ',')
-	}
-	j.n++
-	buf = append(buf, "\n  {\"rule\":"...)
+	j.buf = j.Render(j.buf[:0], f)
+	j.Rendered(j.buf)
+}
+
+// Render appends a finding's JSON object to dst. It keeps no state, so
+// many goroutines may render ahead of Rendered.
+func (j *JSON) Render(buf []byte, f *finding.Finding) []byte {
+	buf = append(buf, "{\"rule\":"...)
 	buf = jsonString(buf, f.Rule)
 	buf = append(buf, `,"severity":`...)
 	buf = jsonString(buf, f.Severity.String())
@@ -49,9 +49,22 @@ func (j *JSON) Finding(f *finding.Finding) {
 	buf = jsonString(buf, f.Pos.Pointer)
 	buf = append(buf, `,"message":`...)
 	buf = jsonString(buf, f.Message)
-	buf = append(buf, '}')
-	j.w.Write(buf)
-	j.buf = buf
+	return append(buf, '}')
+}
+
+// Escape appends a string as Render writes it inside a JSON string.
+func (j *JSON) Escape(b []byte, s string) []byte { return jsonstr.AppendContent(b, s) }
+
+// Rendered writes the next finding, rendered by Render.
+func (j *JSON) Rendered(b []byte) {
+	if j.n == 0 {
+		j.w.WriteString(`{"findings":[`)
+	} else {
+		j.w.WriteByte(',')
+	}
+	j.n++
+	j.w.WriteString("\n  ")
+	j.w.Write(b)
 }
 
 func (j *JSON) End(s finding.Summary) error {

@@ -19,6 +19,18 @@ type Writer interface {
 	End(s finding.Summary) error
 }
 
+// Renderer is a Writer that can render findings ahead, on any goroutine
+// (Render keeps no state), and then write them in order (Rendered), as if
+// each had been given to Finding.
+type Renderer interface {
+	Writer
+	Render(dst []byte, f *finding.Finding) []byte
+	Rendered(b []byte)
+	// Escape appends s as Render writes a string's content (the task,
+	// file, pointer and message), one rune at a time.
+	Escape(dst []byte, s string) []byte
+}
+
 // Formats lists the format names, for flags and help.
 var Formats = []string{"text", "json", "sarif", "github"}
 

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"schedtool/catalog"
+	"schedtool/catalog/tree"
 	"schedtool/finding"
 )
 
@@ -13,10 +14,19 @@ import (
 // row order, its rows read as a stream and checked in parallel. Nothing is
 // held: a dump of any size runs in bounded memory.
 func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*finding.Finding)) (finding.Summary, error) {
+	return c.RunRendered(inputs, opts, nil, func(f *finding.Finding, _ []byte) { emit(f) })
+}
+
+// RunRendered is Run that, with render set, also renders each finding of
+// a dump on the goroutine that checked its row, and hands emit the
+// rendered bytes (nil for the findings of catalog sources).
+//
+// With rendered bytes, emit's finding carries only its rule and severity.
+func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Renderer, emit func(*finding.Finding, []byte)) (finding.Summary, error) {
 	var sum finding.Summary
 	out := func(f *finding.Finding) {
 		sum.Add(f)
-		emit(f)
+		emit(f, nil)
 	}
 	cat := catalog.Load(inputs, opts)
 	fs := append([]finding.Finding(nil), cat.Problems...)
@@ -32,26 +42,46 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 	for _, f := range cat.Files {
 		files[f] = true
 	}
-	err := catalog.EachDump(inputs, func(r io.Reader, name string) error {
+	keys := c.Registry.AllConfigKeys()
+	cache := &templates{m: map[string]*template{}}
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		files[name] = true
-		type rowOut struct {
-			findings []finding.Finding
-			task     bool
+		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
+		var escFile []byte
+		if r != nil {
+			escFile = r.Escape(nil, name)
 		}
-		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, ConfigKeys: c.Registry.AllConfigKeys(), Lean: true}, func(rr *catalog.RowResult) rowOut {
-			var o rowOut
-			if rr.Problem != nil {
-				o.findings = append(o.findings, *rr.Problem)
+		return catalog.ScanDumpRaw(rd, name, dopts, func(w *catalog.Worker, line int, row []byte) rowOut {
+			o := c.dumpRow(cache, w, name, line, row, keys, opts, r, escFile)
+			if r != nil && o.rendered == nil && len(o.findings) > 0 {
+				buf := make([]byte, 0, 512*len(o.findings))
+				o.ends = make([]int, len(o.findings))
+				for i := range o.findings {
+					buf = r.Render(buf, &o.findings[i])
+					o.ends[i] = len(buf)
+				}
+				o.rendered = buf
 			}
-			if rr.Mat != nil {
-				o.task = true
-				o.findings = append(o.findings, c.Check(rr.Mat)...)
-			}
-			finding.Sort(o.findings) // a row's findings: by position
 			return o
 		}, func(o rowOut) {
+			if o.findings == nil && o.ends != nil {
+				start := 0
+				for i, end := range o.ends {
+					f := finding.Finding{Rule: o.rules[i], Severity: o.sevs[i]}
+					sum.Add(&f)
+					emit(&f, o.rendered[start:end])
+					start = end
+				}
+			}
+			start := 0
 			for i := range o.findings {
-				out(&o.findings[i])
+				sum.Add(&o.findings[i])
+				if o.ends != nil {
+					emit(&o.findings[i], o.rendered[start:o.ends[i]])
+					start = o.ends[i]
+				} else {
+					emit(&o.findings[i], nil)
+				}
 			}
 			if o.task {
 				sum.Tasks++
@@ -60,6 +90,59 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 	})
 	sum.Files = len(files)
 	return sum, err
+}
+
+type rowOut struct {
+	findings []finding.Finding // nil when rendered from a template
+	task     bool
+	rendered []byte // the findings rendered one after the other
+	ends     []int  // where each ends in rendered
+	// The rules and severities of the findings rendered from a template.
+	rules []string
+	sevs  []finding.Severity
+}
+
+// dumpRow checks one row of a dump: by its shape's template when it has
+// a plain shape already seen, else by reading it (see cache.go).
+func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
+	var shape tree.RowShape
+	plain := false
+	if row != nil && !c.NoCache {
+		if shape, plain = tree.ScanRowAt(row, opts.Limits, keys, w.Scratch, w.Ints); plain {
+			shape.Key = append(shape.Key, 0)
+			shape.Key = append(shape.Key, shape.Model...)
+			w.Scratch, w.Ints = shape.Key[:0], shape.At.Keys[:0]
+			if string(shape.SpecType) != "materialization" || !opts.Select.Take(string(shape.Name), string(shape.Image)) {
+				return rowOut{}
+			}
+			if t := cache.get(shape.Key); t != nil && !t.bad {
+				o := rowOut{task: true}
+				if len(t.findings) == 0 {
+					return o
+				}
+				if t.pre && t.render(make([]byte, 0, 512*len(t.findings)), &o, r, string(shape.Name), escFile, line, row, &shape.At) {
+					return o
+				}
+				o = rowOut{task: true}
+				o.findings = t.fill(string(shape.Name), file, line, row, &shape.At)
+				return o
+			}
+		}
+	}
+	var o rowOut
+	rr := w.Read(line, row)
+	if rr.Problem != nil {
+		o.findings = append(o.findings, *rr.Problem)
+	}
+	if rr.Mat != nil {
+		o.task = true
+		o.findings = append(o.findings, c.Check(rr.Mat)...)
+	}
+	finding.Sort(o.findings) // a row's findings: by position
+	if plain && rr.Problem == nil && rr.Mat != nil && cache.get(shape.Key) == nil {
+		cache.put(shape.Key, c.makeTemplate(rr.Mat, &shape, file, line, row, o.findings, r, escFile))
+	}
+	return o
 }
 
 // Collect runs and returns the findings as a list.

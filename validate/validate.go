@@ -22,6 +22,8 @@ type Checker struct {
 	// Crashes finds where alternating connector schedules panic (rule
 	// connector-schedule-crashes); nil skips the rule.
 	Crashes *connector.CrashFinder
+	// NoCache reads every dump row the slow way (the tests compare).
+	NoCache bool
 }
 
 // Check returns the findings of one materialization, in no special order.

@@ -16,6 +16,21 @@ type RowShape struct {
 	// with their values: two rows with the same Key get the same census
 	// row but for their names.
 	Key []byte
+	// Model is the model syncSchedule as written (nil when absent).
+	Model []byte
+	// At says where Key's values start in the row (ScanRowAt only).
+	At RowOffsets
+}
+
+// RowOffsets are byte offsets in a row of the values a RowShape's Key
+// holds, -1 for one that is absent: the spec object, the runtime flag,
+// the model schedule, the image (its opening quote), the config, and
+// each config key's value in Key's order, as start and end pairs. A
+// caller that places findings in a row finds them by these offsets and
+// the Key's bytes.
+type RowOffsets struct {
+	Spec, Flag, Model, Image, Config int
+	Keys                             []int
 }
 
 // ScanRow checks a row as ParseJSONSkipping with a lean dump skip would,
@@ -26,7 +41,18 @@ type RowShape struct {
 // which reports what is wrong. configKeys selects the config keys that
 // matter, by prefix.
 func ScanRow(src []byte, lim Limits, configKeys []string, key []byte) (shape RowShape, ok bool) {
-	s := rowScanner{p: jsonParser{doc: &scanDoc, src: src, lim: lim}, keys: configKeys, key: key[:0]}
+	return scanRow(src, lim, configKeys, key, nil, false)
+}
+
+// ScanRowAt is ScanRow that also says where the shape's values are
+// (RowShape.At), appending the config keys' offsets to offs.
+func ScanRowAt(src []byte, lim Limits, configKeys []string, key []byte, offs []int) (shape RowShape, ok bool) {
+	return scanRow(src, lim, configKeys, key, offs, true)
+}
+
+func scanRow(src []byte, lim Limits, configKeys []string, key []byte, offs []int, at bool) (shape RowShape, ok bool) {
+	s := rowScanner{p: jsonParser{doc: &scanDoc, src: src, lim: lim}, keys: configKeys, key: key[:0],
+		at: RowOffsets{Spec: -1, Flag: -1, Model: -1, Image: -1, Config: -1, Keys: offs[:0]}, wantAt: at}
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -56,7 +82,7 @@ func ScanRow(src []byte, lim Limits, configKeys []string, key []byte) (shape Row
 	s.key = append(s.key, s.endpoint...)
 	s.key = append(s.key, 0, s.configKind)
 	s.key = append(s.key, s.config...)
-	return RowShape{Name: s.name, SpecType: s.specType, Image: s.image, Key: s.key}, true
+	return RowShape{Name: s.name, SpecType: s.specType, Image: s.image, Key: s.key, Model: s.model, At: s.at}, true
 }
 
 var scanDoc Doc // errors are never formatted: any error means "slow path"
@@ -73,6 +99,8 @@ type rowScanner struct {
 	configKind                         byte // 'n' none or null, 'o' object
 	config                             []byte
 	built                              int // values the lean parser would build
+	at                                 RowOffsets
+	wantAt                             bool
 }
 
 // field handles one key of an object; it consumes the value.
@@ -219,6 +247,7 @@ func (s *rowScanner) root(depth int, k []byte) bool {
 		return ok
 	case "spec":
 		s.spec = true
+		s.at.Spec = s.p.pos
 		return s.object(depth, s.specField)
 	}
 	return s.value(depth, false)
@@ -233,6 +262,7 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 				if string(k) == "flags" && s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == '{' {
 					return s.object(d, func(d int, k []byte) bool {
 						if string(k) == "enable-runtime-v2" {
+							s.at.Flag = s.p.pos
 							s.flag, ok = s.raw(d, true)
 							return ok
 						}
@@ -248,6 +278,7 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 		}
 		return s.value(depth, true)
 	case "syncSchedule":
+		s.at.Model = s.p.pos
 		s.model, ok = s.raw(depth, true)
 		return ok
 	case "endpoint":
@@ -280,10 +311,12 @@ func (s *rowScanner) connectorField(depth int, k []byte) bool {
 	var ok bool
 	switch string(k) {
 	case "image":
+		s.at.Image = s.p.pos
 		s.image, ok = s.str()
 		return ok
 	case "config":
 		p := &s.p
+		s.at.Config = p.pos
 		if p.pos < len(p.src) && p.src[p.pos] == '{' {
 			s.configKind = 'o'
 			return s.object(depth, s.configField)
@@ -306,7 +339,11 @@ func (s *rowScanner) configField(depth int, k []byte) bool {
 	}
 	if ConfigKeyMatch(string(k), s.keys) {
 		{
+			start := s.p.pos
 			v, ok := s.raw(depth, true)
+			if s.wantAt {
+				s.at.Keys = append(s.at.Keys, start, s.p.pos)
+			}
 			s.config = append(s.config, 0)
 			s.config = append(s.config, k...)
 			s.config = append(s.config, 0)

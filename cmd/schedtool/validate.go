@@ -88,7 +88,20 @@ func (o *validateOptions) Validate() error {
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
 	w, _ := report.New(o.output, o.Out, version)
-	sum, err := o.checker.Run(o.inputs, o.loadOptions(), w.Finding)
+	var sum finding.Summary
+	var err error
+	if r, ok := w.(report.Renderer); ok {
+		// The dump's findings are rendered by the workers that check them.
+		sum, err = o.checker.RunRendered(o.inputs, o.loadOptions(), r, func(f *finding.Finding, b []byte) {
+			if b != nil {
+				r.Rendered(b)
+			} else {
+				r.Finding(f)
+			}
+		})
+	} else {
+		sum, err = o.checker.Run(o.inputs, o.loadOptions(), w.Finding)
+	}
 	if err != nil {
 		return err
 	}
