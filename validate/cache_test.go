@@ -35,6 +35,8 @@ var trickyRows = []string{
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-motherduck:v3","config":{"advanced":{"updateDelay":"2h"}}}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"5m"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-s3-csv:v1","config":{"bucket":"b","uploadInterval":"45m"}}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-redshift:v2","config":{"syncSchedule":{"syncFrequency":"not a duration"}}}}}}`,
+	// An alternating schedule that crashes its connector (SPEC 10).
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"15m","timezone":"America/New_York","fastSyncStartTime":"09:00","fastSyncStopTime":"17:00","fastSyncEnabledDays":"M"}}}}}}`,
 	// No config, a null config, a local endpoint.
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4"}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":null}}}}`,
@@ -105,12 +107,12 @@ func TestTemplatesChangeNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range report.Formats {
-		with := runAs(t, &Checker{Registry: connector.Builtin()}, inputs, format)
-		without := runAs(t, &Checker{Registry: connector.Builtin(), NoCache: true}, inputs, format)
+		with := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom)}, inputs, format)
+		without := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom), NoCache: true}, inputs, format)
 		if with != without {
 			t.Errorf("-o %s differs with templates:\n%s", format, cmp.Diff(without, with))
 		}
-		if format == "json" && strings.Count(with, `"rule"`) < 3*len(trickyNames)*len(trickyRows) {
+		if format == "json" && (strings.Count(with, `"rule"`) < 3*len(trickyNames)*len(trickyRows) || !strings.Contains(with, `"connector-schedule-crashes"`)) {
 			t.Errorf("too few findings: the rows did not trip what they should\n%s", with)
 		}
 	}
@@ -124,7 +126,7 @@ func TestTemplatesAreUsed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)
 	inputs, _ := catalog.Resolve([]string{path}, catalog.DefaultOptions())
-	c := &Checker{Registry: connector.Builtin()}
+	c := &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom)}
 	var rendered, plain int
 	w, _ := report.New("json", &bytes.Buffer{}, "")
 	r := w.(report.Renderer)
@@ -169,8 +171,8 @@ func FuzzTemplates(f *testing.F) {
 		if err != nil {
 			return
 		}
-		with := runAs(t, &Checker{Registry: connector.Builtin()}, inputs, "json")
-		without := runAs(t, &Checker{Registry: connector.Builtin(), NoCache: true}, inputs, "json")
+		with := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom)}, inputs, "json")
+		without := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom), NoCache: true}, inputs, "json")
 		if with != without {
 			t.Fatalf("differs with templates:\n%s", cmp.Diff(without, with))
 		}
