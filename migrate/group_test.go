@@ -462,3 +462,32 @@ func mustReal(t *testing.T, p string) string {
 	}
 	return r
 }
+
+// A file read as two documents (a source whose config names the source
+// itself) would get two edits that undo each other: its group is refused
+// and the file left as it was.
+func TestOneFileReadTwiceIsNotWritten(t *testing.T) {
+	dir := t.TempDir()
+	src := `materializations:
+  acmeCo/self:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: flow.yaml
+    bindings: []
+`
+	p := filepath.Join(dir, "flow.yaml")
+	os.WriteFile(p, []byte(src), 0o644)
+	sum, msg, err := writeRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != src {
+		t.Errorf("written:\n%s", b)
+	}
+	if sum.OK() || sum.Written != 0 || !strings.Contains(msg, "read twice") {
+		t.Errorf("%+v\n%s", sum, msg)
+	}
+	noTemps(t, dir)
+}

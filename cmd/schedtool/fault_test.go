@@ -142,3 +142,63 @@ func TestFaultDiskFull(t *testing.T) {
 	r := faultRun(t, mnt, `exec "$SCHEDTOOL" migrate --write .`, -1)
 	intact(t, path, old, r, "no space left on device")
 }
+
+// faultGroup writes a task whose config is in its own file, the source
+// padded to size bytes: migrating it writes both files, as one group.
+func faultGroup(t *testing.T, dir string, size int) map[string][]byte {
+	t.Helper()
+	src := "materializations:\n" + task("acmeCo/task", "task.config.yaml", true)
+	for len(src) < size {
+		src += "# padding so that the file has the size this test needs\n"
+	}
+	files := map[string][]byte{"flow.yaml": []byte(src), "task.config.yaml": []byte("host: h\nsyncSchedule:\n  syncFrequency: 1h\n")}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// groupIntact checks that a faulted group left both of its files as they
+// were (the config file, which could be written, too) and no temp file.
+func groupIntact(t *testing.T, dir string, files map[string][]byte, r run, problem string) {
+	t.Helper()
+	if r.code != 1 || !strings.Contains(r.stderr, problem) || !strings.Contains(r.stderr, "written together with") {
+		t.Errorf("exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	for name, old := range files {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); !bytes.Equal(b, old) {
+			t.Errorf("%s changed although its group failed:\n%s", name, b)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".schedtool-") {
+			t.Errorf("temp file left behind: %s", e.Name())
+		}
+	}
+}
+
+// ulimit -f cuts the source's rewrite short; its small config file could
+// be written, but is not: the task keeps its connector schedule.
+func TestFaultFileSizeLimitInAGroup(t *testing.T) {
+	dir := t.TempDir()
+	files := faultGroup(t, dir, 4096)
+	r := faultRun(t, dir, `ulimit -f 2 && exec "$SCHEDTOOL" migrate --write .`, -1)
+	groupIntact(t, dir, files, r, "file too large")
+}
+
+// A full disk: no room for the source's copy, so neither file is renamed.
+func TestFaultDiskFullInAGroup(t *testing.T) {
+	dir := t.TempDir()
+	mnt := filepath.Join(dir, "small")
+	os.Mkdir(mnt, 0o755)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a small tmpfs here (%v: %s); the full-disk case needs root", err, bytes.TrimSpace(out))
+	}
+	defer exec.Command("umount", mnt).Run()
+	files := faultGroup(t, mnt, 40<<10)
+	r := faultRun(t, mnt, `exec "$SCHEDTOOL" migrate --write .`, -1)
+	groupIntact(t, mnt, files, r, "no space left on device")
+}
