@@ -342,6 +342,9 @@ type loader struct {
 // Load reads the sources of the inputs (not their dumps), following
 // imports and config files.
 func Load(inputs []Input, opts Options) *Catalog {
+	if opts.Limits.Expanded == nil {
+		opts.Limits.Expanded = new(int) // alias expansion is held to the limit over every file
+	}
 	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
 		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}}
 	for _, in := range inputs {
@@ -434,8 +437,7 @@ func (l *loader) syntaxProblem(file string, err error) {
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	key := fileKey(path)
 	if l.visitng[key] {
-		cycle := append(append([]string{}, chain...), path)
-		l.problemAt(ref, "import cycle: "+strings.Join(cycle, " -> "))
+		l.problemAt(ref, "import cycle: "+cycleText(chain, path))
 		return
 	}
 	if l.loaded[key] {

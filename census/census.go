@@ -43,6 +43,11 @@ type Row struct {
 // Remaining reports whether the task still relies on connector-side pacing.
 func (r *Row) Remaining() bool { return r.Status != "migrated" && r.Status != "unaffected" }
 
+// MaxUnreadableListed is how many unreadable inputs a census lists, with
+// their positions; the rest are counted (a dump of 40 MB of garbage lines
+// must not keep millions of them in memory).
+const MaxUnreadableListed = 100
+
 // Unreadable is an input, or part of one, that could not be read.
 type Unreadable struct {
 	File    string `json:"file"`
@@ -194,7 +199,9 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	render, _ := w.(Renderer)
 	fail := func(f *finding.Finding) {
 		t.Unreadable++
-		bad(&Unreadable{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message})
+		if t.Unreadable <= MaxUnreadableListed {
+			bad(&Unreadable{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message})
+		}
 	}
 	cat := catalog.Load(inputs, opts)
 	for i := range cat.Problems {

@@ -82,7 +82,7 @@ func (t *tableWriter) Unreadable(u *Unreadable) { t.bad = append(t.bad, *u) }
 
 func (t *tableWriter) End(tot *Totals) error {
 	writeGroups(t.w, tot)
-	writeUnreadable(t.w, t.bad)
+	writeUnreadable(t.w, t.bad, tot.Unreadable)
 	return t.w.Flush()
 }
 
@@ -116,13 +116,16 @@ func writeGroups(w io.Writer, tot *Totals) {
 	tw.Flush()
 }
 
-func writeUnreadable(w io.Writer, bad []Unreadable) {
+func writeUnreadable(w io.Writer, bad []Unreadable, total int) {
 	if len(bad) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nUNREADABLE (%d): counted, not skipped: an unknown is not a zero\n", len(bad))
+	fmt.Fprintf(w, "\nUNREADABLE (%d): counted, not skipped: an unknown is not a zero\n", total)
 	for _, u := range bad {
 		fmt.Fprintf(w, "  %s:%d:%d: %s\n", report.Escape(u.File), u.Line, u.Column, report.Escape(u.Message))
+	}
+	if more := total - len(bad); more > 0 {
+		fmt.Fprintf(w, "  ... and %d more (the first %d are listed)\n", more, len(bad))
 	}
 }
 
@@ -172,7 +175,7 @@ func (t *wideWriter) End(tot *Totals) error {
 		fmt.Fprintln(t.w)
 	}
 	fmt.Fprintln(t.w, SummaryLine(tot))
-	writeUnreadable(t.w, t.bad)
+	writeUnreadable(t.w, t.bad, tot.Unreadable)
 	return t.w.Flush()
 }
 
@@ -376,9 +379,12 @@ func (m *markdownWriter) End(t *Totals) error {
 		}
 	}
 	if len(m.bad) > 0 {
-		fmt.Fprintf(w, "\n### unreadable (%d)\n\n| file | line | problem |\n|---|---:|---|\n", len(m.bad))
+		fmt.Fprintf(w, "\n### unreadable (%d)\n\n| file | line | problem |\n|---|---:|---|\n", t.Unreadable)
 		for _, u := range m.bad {
 			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(u.File), u.Line, mdCell(u.Message))
+		}
+		if more := t.Unreadable - len(m.bad); more > 0 {
+			fmt.Fprintf(w, "\n... and %d more (the first %d are listed)\n", more, len(m.bad))
 		}
 	}
 	return w.Flush()

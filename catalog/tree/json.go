@@ -23,6 +23,11 @@ func (e *SyntaxError) Error() string {
 type Limits struct {
 	MaxDepth int // nesting of objects and arrays
 	MaxNodes int // nodes in one document (aliases expanded, for YAML)
+	// Expanded, when set, is shared by the documents of one run: it
+	// counts the values that YAML alias expansion added, and their sum
+	// over every document is held to MaxNodes too. (Per document, 31
+	// small files could each expand to MaxNodes values, all in memory.)
+	Expanded *int
 }
 
 // DefaultLimits are generous for catalogs and refuse pathological input.
@@ -79,7 +84,12 @@ type jsonParser struct {
 	items     []*Node  // items of the arrays being read, innermost last
 	skip      Skip     // values not to build
 	path      []string // keys from the root to the current object (with skip)
+	compares  int      // keys compared one by one (for the tests: bounded by smallObject per key)
 }
+
+// smallObject is the number of keys up to which an object's keys are
+// compared one by one for duplicates; a larger object uses a map.
+const smallObject = 16
 
 // Valid reports whether b is one JSON document, without building a tree.
 func Valid(b []byte, lim Limits) bool {
@@ -204,6 +214,10 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 	}
 	mark := len(p.fields)
 	defer func() { p.fields = p.fields[:mark] }()
+	// Keys are compared one by one while the object is small; past
+	// smallObject keys a map takes over, so that an object of 200,000
+	// keys costs linear time, not quadratic.
+	var index map[string]int
 	for {
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return nil, p.errf("unexpected %s, expected a string key", p.what())
@@ -213,12 +227,28 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		if err != nil {
 			return nil, err
 		}
-		for i := mark; i < len(p.fields); i++ {
-			if p.fields[i].Key == key {
-				p.pos = keyOff
-				line, _ := p.doc.LineCol(p.fields[i].KeyOffset)
-				return nil, p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
+		first := -1
+		if index == nil {
+			for i := mark; i < len(p.fields); i++ {
+				p.compares++
+				if p.fields[i].Key == key {
+					first = i
+					break
+				}
 			}
+			if first < 0 && len(p.fields)-mark >= smallObject {
+				index = make(map[string]int, 2*smallObject)
+				for i := mark; i < len(p.fields); i++ {
+					index[p.fields[i].Key] = i
+				}
+			}
+		} else if i, ok := index[key]; ok {
+			first = i
+		}
+		if first >= 0 {
+			p.pos = keyOff
+			line, _ := p.doc.LineCol(p.fields[first].KeyOffset)
+			return nil, p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
 		}
 		p.ws()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
@@ -246,6 +276,9 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		}
 		if err != nil {
 			return nil, err
+		}
+		if index != nil {
+			index[key] = len(p.fields)
 		}
 		p.fields = append(p.fields, Field{Key: key, KeyOffset: keyOff, Value: v})
 		p.ws()

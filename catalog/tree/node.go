@@ -46,6 +46,15 @@ type Doc struct {
 	// line in the file).
 	LineBase int
 	lines    []int // byte offset of each line start, built on demand
+	// wide marks the lines holding a non-ASCII byte (a nil slice: none);
+	// on the other lines a column is a byte count.
+	wide []bool
+	// last is the previous OffsetOf answer on a wide line, to go on
+	// from: a parser asks in document order, so a long line is walked
+	// once, not once per node.
+	lastLine, lastCol, lastOff int
+	// steps counts the characters OffsetOf walked (for the tests).
+	steps int
 }
 
 // Node is one value. Positions are 1-based; columns count characters.
@@ -200,11 +209,18 @@ func (n *Node) base() int {
 func (d *Doc) LineCol(off int) (int, int) {
 	if d.lines == nil {
 		d.lines = append(d.lines, 0)
+		wide := false
 		for i, c := range d.Src {
-			if c == '\n' {
+			switch {
+			case c == '\n':
+				d.markWide(wide)
+				wide = false
 				d.lines = append(d.lines, i+1)
+			case c >= utf8.RuneSelf:
+				wide = true
 			}
 		}
+		d.markWide(wide)
 	}
 	if off > len(d.Src) {
 		off = len(d.Src)
@@ -223,11 +239,34 @@ func (d *Doc) OffsetOf(line, col int) int {
 		return len(d.Src)
 	}
 	off := d.lines[line-1]
-	for c := 1; c < col && off < len(d.Src) && d.Src[off] != '\n'; c++ {
+	end := len(d.Src)
+	if line < len(d.lines) {
+		end = d.lines[line] - 1 // the newline
+	}
+	if d.wide == nil || !d.wide[line-1] {
+		return min(off+max(col-1, 0), end)
+	}
+	c := 1
+	if d.lastLine == line && d.lastCol <= col {
+		c, off = d.lastCol, d.lastOff
+	}
+	for ; c < col && off < end; c++ {
+		d.steps++
 		_, size := utf8.DecodeRune(d.Src[off:])
 		off += size
 	}
+	d.lastLine, d.lastCol, d.lastOff = line, c, off
 	return off
+}
+
+// markWide records whether the line just ended holds a non-ASCII byte.
+func (d *Doc) markWide(wide bool) {
+	if wide && d.wide == nil {
+		d.wide = make([]bool, len(d.lines)-1, len(d.lines))
+	}
+	if d.wide != nil {
+		d.wide = append(d.wide, wide)
+	}
 }
 
 // EscapeToken escapes a JSON pointer token.

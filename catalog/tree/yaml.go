@@ -16,29 +16,34 @@ import (
 // documents, non-scalar keys, and alias expansion or nesting past the
 // limits are refused with a position.
 func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
+	d, _, err := parseYAML(file, src, lim)
+	return d, err
+}
+
+func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 	d := &Doc{File: file, Src: src, Format: YAML}
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
 			d.Root = &Node{Kind: Null, Doc: d, Offset: 0, End: -1, line: 1, col: 1}
-			return d, nil
+			return d, nil, nil
 		}
-		return nil, yamlHint(yamlError(file, err), src)
+		return nil, nil, yamlHint(yamlError(file, err), src)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{File: file, Line: extra.Line, Col: max(extra.Column, 1), Msg: "several YAML documents in one file; a catalog source or config is a single document"}
+		return nil, nil, &SyntaxError{File: file, Line: extra.Line, Col: max(extra.Column, 1), Msg: "several YAML documents in one file; a catalog source or config is a single document"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(file, err)
+		return nil, nil, yamlError(file, err)
 	}
 	c := yamlConv{doc: d, lim: lim}
 	n, err := c.conv(&root, nil, "", 0)
 	if err != nil {
-		return nil, err
+		return nil, &c, err
 	}
 	d.Root = n
-	return d, nil
+	return d, &c, nil
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
@@ -70,9 +75,11 @@ func yamlError(file string, err error) error {
 }
 
 type yamlConv struct {
-	doc   *Doc
-	lim   Limits
-	nodes int
+	doc      *Doc
+	lim      Limits
+	nodes    int
+	compares int // keys compared one by one (for the tests)
+	aliases  int // aliases being expanded (nested)
 }
 
 func (c *yamlConv) errAt(y *yaml.Node, msg string) error {
@@ -90,6 +97,12 @@ func (c *yamlConv) conv(y *yaml.Node, parent *Node, key string, depth int) (*Nod
 	if c.lim.MaxNodes > 0 && c.nodes > c.lim.MaxNodes {
 		return nil, c.errAt(y, "YAML aliases expand to more than "+strconv.Itoa(c.lim.MaxNodes)+" values (an alias bomb?)")
 	}
+	if c.aliases > 0 && c.lim.Expanded != nil {
+		*c.lim.Expanded++
+		if c.lim.MaxNodes > 0 && *c.lim.Expanded > c.lim.MaxNodes {
+			return nil, c.errAt(y, "YAML aliases expand to more than "+strconv.Itoa(c.lim.MaxNodes)+" values over all the files read (an alias bomb spread over files?)")
+		}
+	}
 	if c.lim.MaxDepth > 0 && depth > c.lim.MaxDepth {
 		return nil, c.errAt(y, "nesting deeper than "+strconv.Itoa(c.lim.MaxDepth)+" levels")
 	}
@@ -98,6 +111,8 @@ func (c *yamlConv) conv(y *yaml.Node, parent *Node, key string, depth int) (*Nod
 			return nil, c.errAt(y, "unknown anchor")
 		}
 		// The value is the anchored one; it keeps the anchor's position.
+		c.aliases++
+		defer func() { c.aliases-- }()
 		return c.conv(y.Alias, parent, key, depth+1)
 	}
 	n := &Node{Doc: c.doc, Parent: parent, Key: key, End: -1, line: int32(y.Line), col: int32(max(y.Column, 1))}
@@ -175,6 +190,7 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 
 func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 	var merges []*yaml.Node
+	ks := keys{n: n}
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
@@ -184,7 +200,7 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 		if k.Kind != yaml.ScalarNode {
 			return c.errAt(k, "a mapping key must be a scalar")
 		}
-		if err := c.addField(n, k, v, depth); err != nil {
+		if err := c.addField(&ks, k, v, depth); err != nil {
 			return err
 		}
 	}
@@ -202,10 +218,10 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 				return c.errAt(m, "a merge key (<<) needs a mapping or a list of mappings")
 			}
 			for i := 0; i+1 < len(s.Content); i += 2 {
-				if n.Get(s.Content[i].Value) != nil {
+				if ks.find(c, s.Content[i].Value) >= 0 {
 					continue
 				}
-				if err := c.addField(n, s.Content[i], s.Content[i+1], depth); err != nil {
+				if err := c.addField(&ks, s.Content[i], s.Content[i+1], depth); err != nil {
 					return err
 				}
 			}
@@ -214,15 +230,53 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 	return nil
 }
 
-func (c *yamlConv) addField(n *Node, k, v *yaml.Node, depth int) error {
-	if prev := n.Field(k.Value); prev != nil {
-		line, _ := c.doc.LineCol(prev.KeyOffset)
+// keys finds the fields of a mapping being built: one by one while it is
+// small, with a map past smallObject keys (linear, not quadratic, in the
+// number of keys).
+type keys struct {
+	n     *Node
+	index map[string]int
+}
+
+func (ks *keys) find(c *yamlConv, key string) int {
+	if ks.index != nil {
+		if i, ok := ks.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range ks.n.Fields {
+		c.compares++
+		if ks.n.Fields[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ks *keys) add(f Field) {
+	ks.n.Fields = append(ks.n.Fields, f)
+	if ks.index != nil {
+		ks.index[f.Key] = len(ks.n.Fields) - 1
+	} else if len(ks.n.Fields) > smallObject {
+		ks.index = make(map[string]int, 2*len(ks.n.Fields))
+		for i := range ks.n.Fields {
+			ks.index[ks.n.Fields[i].Key] = i
+		}
+	}
+}
+
+func (c *yamlConv) addField(ks *keys, k, v *yaml.Node, depth int) error {
+	n := ks.n
+	if i := ks.find(c, k.Value); i >= 0 {
+		line, _ := c.doc.LineCol(n.Fields[i].KeyOffset)
 		return c.errAt(k, "duplicate key \""+k.Value+"\" (first at line "+strconv.Itoa(line)+")")
 	}
+	keyOff := c.doc.OffsetOf(k.Line, k.Column) // before the value's: offsets are asked in order
 	val, err := c.conv(v, n, k.Value, depth+1)
 	if err != nil {
 		return err
 	}
-	n.Fields = append(n.Fields, Field{Key: k.Value, KeyOffset: c.doc.OffsetOf(k.Line, k.Column), Value: val})
+	ks.add(Field{Key: k.Value, KeyOffset: keyOff, Value: val})
 	return nil
 }

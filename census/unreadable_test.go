@@ -1,0 +1,104 @@
+package census
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+type countBad struct {
+	collect
+	listed int
+}
+
+func (c *countBad) Unreadable(*Unreadable) { c.listed++ }
+
+func garbageDump(t testing.TB, n int) []catalog.Input {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "d.ndjson")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x\n"), n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// Unreadable rows are all counted, but only the first
+// MaxUnreadableListed reach the writer (a 40 MB dump of garbage lines
+// once kept every one: 8.8 GB).
+func TestUnreadableRowsCountedNotKept(t *testing.T) {
+	for _, n := range []int{1, MaxUnreadableListed, 50_000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			var rows []Row
+			w := &countBad{collect: collect{rows: &rows}}
+			c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
+			tot, err := c.Run(garbageDump(t, n), catalog.DefaultOptions(), w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tot.Unreadable != n {
+				t.Errorf("%d unreadable counted, want %d", tot.Unreadable, n)
+			}
+			if want := min(n, MaxUnreadableListed); w.listed != want {
+				t.Errorf("%d unreadable listed, want %d", w.listed, want)
+			}
+		})
+	}
+}
+
+// Every format says how many are unreadable and that only the first are listed.
+func TestUnreadableListCapped(t *testing.T) {
+	const n = 250
+	for _, format := range []string{"table", "wide", "markdown", "json"} {
+		var out bytes.Buffer
+		w, _ := NewWriter(format, &out)
+		c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
+		tot, err := c.Run(garbageDump(t, n), catalog.DefaultOptions(), w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.End(tot); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if got := strings.Count(s, "row does not parse"); got != MaxUnreadableListed {
+			t.Errorf("%s: %d rows listed, want %d", format, got, MaxUnreadableListed)
+		}
+		want := "... and 150 more (the first 100 are listed)"
+		if format == "json" {
+			want = `"unreadable":250`
+		}
+		if !strings.Contains(s, want) {
+			t.Errorf("%s: no %q in\n%s", format, want, s[max(0, len(s)-600):])
+		}
+	}
+}
+
+// Memory per unreadable row stays flat: the allocations of a census of a
+// garbage dump grow with the rows read (a few per row, reused), not with
+// what is kept. B/op divided by rows is the figure to watch.
+func BenchmarkUnreadableRows(b *testing.B) {
+	for _, n := range []int{100_000, 200_000, 400_000} {
+		in := garbageDump(b, n)
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				var rows []Row
+				c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
+				if _, err := c.Run(in, catalog.DefaultOptions(), &countBad{collect: collect{rows: &rows}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
