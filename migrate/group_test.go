@@ -491,3 +491,18 @@ func TestOneFileReadTwiceIsNotWritten(t *testing.T) {
 	}
 	noTemps(t, dir)
 }
+
+// Temp files a killed run left are named, and left alone.
+func TestStaleTempsAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	groupTree(t, dir)
+	stale := filepath.Join(dir, ".shared.yaml.schedtool-123")
+	os.WriteFile(stale, []byte("half"), 0o644)
+	_, msg, err := writeRun(dir)
+	if err != nil || !strings.Contains(msg, stale+": a temp file left") {
+		t.Errorf("%v\n%s", err, msg)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Error("removed")
+	}
+}

@@ -299,6 +299,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 				}
 			}
 		}
+		r.staleTemps(changed)
 		for _, g := range groups(changed) {
 			puts := make([]*Put, len(g.files))
 			for i, f := range g.files {
@@ -313,6 +314,26 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 		return r.outDir(inputs, cat, changed)
 	}
 	return nil
+}
+
+// staleTemps names the temp files beside the files to write that a run
+// killed outright (SIGKILL, a crash) left: nothing uses them, and
+// schedtool does not remove what another run might still be writing.
+func (r *runner) staleTemps(files []*File) {
+	for _, f := range files {
+		real, err := filepath.EvalSymlinks(f.Path)
+		if err != nil {
+			continue
+		}
+		dir, base := filepath.Split(real)
+		if dir == "" {
+			dir = "."
+		}
+		left, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
+		for _, t := range left {
+			r.note("schedtool: %s: a temp file left by a schedtool run that was killed; nothing uses it, remove it once no other run is writing", report.Escape(t))
+		}
+	}
 }
 
 // writeGroup writes one group, or reports why it cannot be. A signal

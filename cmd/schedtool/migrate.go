@@ -60,6 +60,16 @@ that need review (in every mode, --write and --out too); 0 only when
 everything is done. --write applies the changes in place, atomically;
 --out DIR writes the migrated tree elsewhere.
 
+A task's pacing is never lost: the files one migration touches (a source,
+its config file, a shared or sealed config) are written together, all or
+nothing, the file adding the materialization syncSchedule before the file
+zeroing the connector, so an interruption leaves a task at worst with both
+schedules, which the next run finishes. Files are compared by identity
+(device and inode), not by path. --out never names an input, never writes
+through a symlink, and refuses an existing file or a non-empty directory
+unless --force. SIGINT or SIGTERM finishes or undoes the group being
+written, removes every temp file, and exits 130 (SIGINT) or 1 (SIGTERM).
+
 Stored specs (live_specs dumps) carry expectPubId on each migrated spec (its
 row's last_pub_id as 16 hex digits) so publishing them cannot overwrite a
 concurrent change. --out FILE (a name ending in .ndjson, .jsonl or .json)
