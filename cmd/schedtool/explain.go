@@ -65,11 +65,8 @@ func (o *explainOptions) Complete(args []string) error {
 	if err != nil {
 		return err
 	}
-	o.when = time.Now()
-	if o.at != "" {
-		if o.when, err = time.Parse(time.RFC3339, o.at); err != nil {
-			return &usageError{"--at: " + err.Error()}
-		}
+	if o.when, err = parseAt(o.at); err != nil {
+		return err
 	}
 	o.planner = &plan.Planner{Registry: reg, Crashes: connector.NewCrashFinder(o.when)}
 	return nil
@@ -139,7 +136,7 @@ func (o *explainOptions) Run() error {
 		return err
 	}
 	e := found
-	w := o.Out
+	w := &errWriter{w: o.Out}
 	model := e.Model
 	if model == "" {
 		model = "none"
@@ -185,5 +182,24 @@ func (o *explainOptions) Run() error {
 		fmt.Fprintf(w, "  next commits:        none: %s\n", e.CrashStops)
 	}
 	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)
+	if w.err != nil {
+		return fmt.Errorf("writing the explanation: %w", w.err)
+	}
 	return nil
+}
+
+// errWriter keeps the first write error, and writes nothing after it:
+// output that could not be written is a failure (exit 1), never a success.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
 }

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // sizeValue is a byte size flag: raw bytes or a number with a unit
@@ -54,6 +55,26 @@ func parseSize(v string, max int64) (int64, error) {
 		return 0, fmt.Errorf("%q: a size must be at most %d bytes", v, max)
 	}
 	return int64(b), nil
+}
+
+// The instants and years schedtool reasons about: the tz database
+// describes zones from 1970, and nothing is scheduled centuries ahead.
+const minYear, maxYear = 1970, 2199
+
+// parseAt reads --at: an RFC 3339 instant from minYear to maxYear;
+// empty means now.
+func parseAt(at string) (time.Time, error) {
+	if at == "" {
+		return time.Now(), nil
+	}
+	when, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return time.Time{}, &usageError{fmt.Sprintf("--at %q: not an RFC 3339 instant (2026-01-05T08:00:00Z)", at)}
+	}
+	if y := when.UTC().Year(); y < minYear || y > maxYear {
+		return time.Time{}, &usageError{fmt.Sprintf("--at %s: give an instant from %d to %d", at, minYear, maxYear)}
+	}
+	return when, nil
 }
 
 // versionString is the module version and VCS revision of the binary,

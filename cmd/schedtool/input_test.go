@@ -191,3 +191,67 @@ func TestResourceBlowUps(t *testing.T) {
 		})
 	}
 }
+
+// Output that cannot be written is a failure (exit 1), for every command
+// and format: explain > /dev/full once exited 0.
+func TestWriteErrorsFail(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	for _, args := range [][]string{
+		{"explain", "acmeCo/stored/materialize-snowflake", "fixtures/live_specs.ndjson"},
+		{"explain", "-o", "json", "acmeCo/stored/materialize-snowflake", "fixtures/live_specs.ndjson"},
+		{"validate", "fixtures/catalog"},
+		{"validate", "-o", "sarif", "fixtures/catalog"},
+		{"validate", "-o", "github", "fixtures/catalog"},
+		{"migrate", "fixtures/catalog"},
+		{"migrate", "-o", "json", "fixtures/catalog"},
+		{"census", "fixtures/catalog"},
+		{"census", "-o", "markdown", "fixtures/catalog"},
+		{"census", "-o", "csv", "fixtures/catalog"},
+		{"schema"},
+	} {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = "../.."
+		cmd.Stdout = full
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("%v > /dev/full: exit %d (%v), want 1\n%s", args, code, err, errb.String())
+		}
+		if !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: stderr does not say why:\n%s", args, errb.String())
+		}
+	}
+}
+
+// Instants, years and sizes out of range are usage errors that say the
+// range, not nonsense.
+func TestFlagRanges(t *testing.T) {
+	const stored = "acmeCo/stored/materialize-snowflake"
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"explain", "--at", "0001-01-01T00:00:00Z", stored, "fixtures/live_specs.ndjson"}, 1, "--at 0001-01-01T00:00:00Z: give an instant from 1970 to 2199"},
+		{[]string{"explain", "--at", "9999-12-31T23:59:59Z", stored, "fixtures/live_specs.ndjson"}, 1, "give an instant from 1970 to 2199"},
+		{[]string{"explain", "--at", "yesterday", stored, "fixtures/live_specs.ndjson"}, 1, `--at "yesterday": not an RFC 3339 instant`},
+		{[]string{"census", "--at", "1969-12-31T23:59:59Z", "fixtures/catalog"}, 1, "give an instant from 1970 to 2199"},
+		{[]string{"migrate", "--at", "0001-01-01T00:00:00Z", "fixtures/catalog"}, 1, "give an instant from 1970 to 2199"},
+		{[]string{"migrate", "--verify", "--verify-year", "-5", "fixtures/catalog"}, 1, "--verify-year -5: give a year from 1970 to 2199"},
+		{[]string{"migrate", "--verify", "--verify-year", "999999999", "fixtures/catalog"}, 1, "--verify-year 999999999: give a year from 1970 to 2199"},
+		{[]string{"census", "--max-row-size", "0", "fixtures/live_specs.ndjson"}, 1, `"0": a size must be at least 1 byte`},
+		{[]string{"census", "--max-row-size", "-1KiB", "fixtures/live_specs.ndjson"}, 1, "a size must be at least 1 byte"},
+		{[]string{"validate", "--max-file-size", "0", "fixtures/catalog"}, 1, "a size must be at least 1 byte"},
+		{[]string{"explain", "--at", "2026-01-05T08:00:00Z", stored, "fixtures/live_specs.ndjson"}, 0, "next commits"},
+	} {
+		r := schedtool(t, "", tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.msg) {
+			t.Errorf("%v: exit %d, want %d with %q\nstdout: %s\nstderr: %s", tc.args, r.code, tc.code, tc.msg, r.stdout, r.stderr)
+		}
+	}
+}

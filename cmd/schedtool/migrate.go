@@ -131,6 +131,8 @@ func (o *migrateOptions) Complete(args []string) error {
 	}
 	if o.verifyYear == 0 {
 		o.verifyYear = time.Now().Year()
+	} else if o.verifyYear < minYear || o.verifyYear > maxYear {
+		return &usageError{fmt.Sprintf("--verify-year %d: give a year from %d to %d (the time zone data's range)", o.verifyYear, minYear, maxYear)}
 	}
 	crashes, err := crashFinder(o.at)
 	if err != nil {

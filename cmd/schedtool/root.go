@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"runtime/pprof"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -69,12 +68,9 @@ func (c *common) registry() (*connector.Registry, error) {
 // crashFinder reads an --at value: connector crashes are looked for in the
 // 366 days from that instant (RFC 3339), or from now when it is empty.
 func crashFinder(at string) (*connector.CrashFinder, error) {
-	when := time.Now()
-	if at != "" {
-		var err error
-		if when, err = time.Parse(time.RFC3339, at); err != nil {
-			return nil, &usageError{"--at: " + err.Error()}
-		}
+	when, err := parseAt(at)
+	if err != nil {
+		return nil, err
 	}
 	return connector.NewCrashFinder(when), nil
 }
