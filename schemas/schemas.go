@@ -25,12 +25,16 @@ const (
 	ConnectorID = "https://schedtool.dev/schemas/connector-sync-schedule.json"
 )
 
-func reflect(v any, id, title, desc string) []byte {
+func reflectSchema(v any, id, title, desc string) *invopop.Schema {
 	r := invopop.Reflector{DoNotReference: true, ExpandedStruct: true}
 	s := r.Reflect(v)
 	s.ID = invopop.ID(id)
 	s.Title = title
 	s.Description = desc
+	return s
+}
+
+func marshal(s *invopop.Schema) []byte {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		panic(err)
@@ -38,16 +42,86 @@ func reflect(v any, id, title, desc string) []byte {
 	return append(b, '\n')
 }
 
-// Model is the JSON Schema of a materialization's syncSchedule.
-func Model() []byte {
-	return reflect(&model.Spec{}, ModelID, "Materialization sync schedule",
-		"The top-level syncSchedule of a Flow materialization, paced by the V2 runtime.")
+// Flow's published patterns (crates/models at estuary/flow@7bf4bae): a
+// duration as one integer and one unit, and a clock time.
+const (
+	DurationPattern = `^\d+(s|m|h|d)$`
+	ClockPattern    = `^([01]?[0-9]|2[0-3]):[0-5][0-9]$`
+)
+
+// Weekdays is the enum Flow publishes for a window's days.
+var Weekdays = []any{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}
+
+// flowDuration annotates a duration as Flow's schema describes one: a
+// string or null matching DurationPattern.
+func flowDuration(p *invopop.Schema, title, desc string) {
+	p.Title, p.Description = title, desc
+	p.Type = ""
+	p.Pattern = DurationPattern
+	p.Extras = map[string]any{"type": []string{"string", "null"}}
 }
 
-// Connector is the JSON Schema of the connectors' syncSchedule object.
+// Model is the JSON Schema of a materialization's syncSchedule, as Flow
+// publishes it (models::SyncSchedule at estuary/flow@7bf4bae): the
+// structure of the Go types validate decodes with, and Flow's titles,
+// descriptions, duration and clock patterns and day enum. Flow's decoder
+// accepts more than this schema describes (humantime durations such as
+// "1h 30m", day names in any case); validate follows the decoder, and
+// everything schedtool writes fits the schema.
+func Model() []byte {
+	s := reflectSchema(&model.Spec{}, ModelID, "Sync Schedule",
+		"Controls how often a materialization commits transactions, trading data freshness for reduced destination compute cost. When caught up, the runtime holds an open transaction (continuing to combine new documents) until the next scheduled instant, rather than committing continuously.\n\nThe base interval applies 24/7, and any number of non-overlapping recurring local-time windows may each be given their own interval, which applies while that window is active.")
+	prop := func(s *invopop.Schema, k string) *invopop.Schema {
+		p, ok := s.Properties.Get(k)
+		if !ok {
+			panic("schemas: no property " + k)
+		}
+		return p
+	}
+	flowDuration(prop(s, "baseInterval"), "Base Interval",
+		"Interval between transaction commits when the materialization is caught up, at all times not covered by a window. A value of zero commits as fast as possible.")
+	tz := prop(s, "timezone")
+	tz.Title, tz.Description = "Timezone", "IANA timezone name (e.g. `America/New_York`) or `+HH:MM` offset in which window times and days are interpreted. Required when windows are configured."
+	ws := prop(s, "windows")
+	ws.Title, ws.Description = "Windows", "Recurring local-time windows, each with its own commit interval which applies instead of the base interval while the window is active. Windows must not overlap."
+	w := ws.Items
+	w.Title, w.Description = "Window", "A recurring local-time window and the commit interval effective within it."
+	flowDuration(prop(w, "interval"), "Interval", "Interval between transaction commits while the window is active. A value of zero commits as fast as possible.")
+	start, end := prop(w, "start"), prop(w, "end")
+	start.Title, start.Description, start.Pattern = "Start", "Local time of day (`HH:MM`) at which the window opens.", ClockPattern
+	end.Title, end.Description, end.Pattern = "End", "Local time of day (`HH:MM`) at which the window closes. The window may straddle midnight (`end` earlier than `start`).", ClockPattern
+	days := prop(w, "days")
+	days.Title, days.Description = "Days", "Days of the week on which the window applies (e.g. `[Mon, Fri]`). All days if not set."
+	days.Items.Enum = Weekdays
+	return marshal(s)
+}
+
+// Connector is the JSON Schema of the connectors' syncSchedule object, as
+// the connectors publish it: titles, whole descriptions, the enum of
+// syncFrequency, the clock pattern, and the UI's order and nonsensitive
+// annotations.
 func Connector() []byte {
-	return reflect(&connector.SyncScheduleSpec{}, ConnectorID, "Connector sync schedule",
+	s := reflectSchema(&connector.SyncScheduleSpec{}, ConnectorID, "Connector sync schedule",
 		"The syncSchedule object of a warehouse connector's endpoint config (connector-side pacing).")
+	for i, k := range connector.SyncScheduleKeys {
+		p, ok := s.Properties.Get(k)
+		if !ok {
+			panic("schemas: no property " + k)
+		}
+		p.Description = connector.SyncScheduleDocs[k]
+		if k == "fastSyncStartTime" || k == "fastSyncStopTime" {
+			p.Pattern = connector.ClockPattern
+		}
+		p.Extras = map[string]any{"order": i, "nonsensitive": true}
+	}
+	return marshal(s)
+}
+
+// structural are the schemas validate checks with: the structure alone
+// (types, required and unknown keys), no patterns, since Flow's decoder
+// and the connectors accept values outside the published patterns.
+func structural() (modelDoc, connDoc []byte) {
+	return marshal(reflectSchema(&model.Spec{}, ModelID, "", "")), marshal(reflectSchema(&connector.SyncScheduleSpec{}, ConnectorID, "", ""))
 }
 
 var (
@@ -58,7 +132,8 @@ var (
 
 func compile() {
 	c := jsonschema.NewCompiler()
-	for id, b := range map[string][]byte{ModelID: Model(), ConnectorID: Connector()} {
+	m, cn := structural()
+	for id, b := range map[string][]byte{ModelID: m, ConnectorID: cn} {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err == nil {
 			err = c.AddResource(id, doc)

@@ -27,12 +27,26 @@ type Encrypted struct{ Text string }
 // SyncScheduleSpec is the wire shape of the connectors' syncSchedule object.
 // The JSON Schema published by `schedtool schema` is generated from it.
 type SyncScheduleSpec struct {
-	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,description=Frequency at which transactions are executed when the materialization is fully caught up and streaming changes. May be enabled only for certain time periods and days of the week if configured below; otherwise it is effective 24/7. Defaults to 30 minutes if unset.,enum=0s,enum=30s,enum=5m,enum=15m,enum=30m,enum=1h,enum=2h,enum=4h"`
-	Timezone            string `json:"timezone,omitempty" jsonschema:"title=Timezone,description=Timezone applicable to sync time windows and active days. Must be a valid IANA time zone name or +HH:MM offset."`
-	FastSyncStartTime   string `json:"fastSyncStartTime,omitempty" jsonschema:"title=Fast Sync Start Time,description=Time of day that transactions begin executing at the configured Sync Frequency. Prior to this time transactions will be executed more slowly. Must be in the form of '09:00'."`
-	FastSyncStopTime    string `json:"fastSyncStopTime,omitempty" jsonschema:"title=Fast Sync Stop Time,description=Time of day that transactions stop executing at the configured Sync Frequency. After this time transactions will be executed more slowly. Must be in the form of '17:00'."`
-	FastSyncEnabledDays string `json:"fastSyncEnabledDays,omitempty" jsonschema:"title=Fast Sync Enabled Days,description=Days of the week that the configured Sync Frequency is active. On days that are not enabled, transactions will be executed more slowly for the entire day. Examples: 'M-F' (Monday through Friday, inclusive), 'M,W,F' (Monday, Wednesday, and Friday), 'Su-T,Th-S' (Sunday through Tuesday, inclusive; Thursday through Saturday, inclusive). All days are enabled if unset."`
+	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,enum=0s,enum=30s,enum=5m,enum=15m,enum=30m,enum=1h,enum=2h,enum=4h"`
+	Timezone            string `json:"timezone,omitempty" jsonschema:"title=Timezone"`
+	FastSyncStartTime   string `json:"fastSyncStartTime,omitempty" jsonschema:"title=Fast Sync Start Time"`
+	FastSyncStopTime    string `json:"fastSyncStopTime,omitempty" jsonschema:"title=Fast Sync Stop Time"`
+	FastSyncEnabledDays string `json:"fastSyncEnabledDays,omitempty" jsonschema:"title=Fast Sync Enabled Days"`
 }
+
+// SyncScheduleDocs are the connectors' descriptions of the syncSchedule
+// keys, whole (they hold commas, which a struct tag would cut).
+var SyncScheduleDocs = map[string]string{
+	"syncFrequency":       "Frequency at which transactions are executed when the materialization is fully caught up and streaming changes. May be enabled only for certain time periods and days of the week if configured below; otherwise it is effective 24/7. Defaults to 30 minutes if unset.",
+	"timezone":            "Timezone applicable to sync time windows and active days. Must be a valid IANA time zone name or +HH:MM offset.",
+	"fastSyncStartTime":   "Time of day that transactions begin executing at the configured Sync Frequency. Prior to this time transactions will be executed more slowly. Must be in the form of '09:00'.",
+	"fastSyncStopTime":    "Time of day that transactions stop executing at the configured Sync Frequency. After this time transactions will be executed more slowly. Must be in the form of '17:00'.",
+	"fastSyncEnabledDays": "Days of the week that the configured Sync Frequency is active. On days that are not enabled, transactions will be executed more slowly for the entire day. Examples: 'M-F' (Monday through Friday, inclusive), 'M,W,F' (Monday, Wednesday, and Friday), 'Su-T,Th-S' (Sunday through Tuesday, inclusive; Thursday through Saturday, inclusive). All days are enabled if unset.",
+}
+
+// ClockPattern is the pattern the connectors publish for the fast-window
+// clocks.
+const ClockPattern = `^(0?[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$`
 
 // SyncScheduleKeys are the keys of the syncSchedule object, in order.
 var SyncScheduleKeys = []string{"syncFrequency", "timezone", "fastSyncStartTime", "fastSyncStopTime", "fastSyncEnabledDays"}

@@ -1,0 +1,137 @@
+package schemas
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"schedtool/schedule/connector"
+)
+
+func compileDoc(t *testing.T, id string, b []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(id, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func value(t *testing.T, s string) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The published model schema says what Flow's says (models::SyncSchedule
+// at estuary/flow@7bf4bae): durations match ^\d+(s|m|h|d)$ and may be
+// null, clocks match Flow's clock pattern, days are Mon..Sun.
+func TestModelSchemaIsFlows(t *testing.T) {
+	s := compileDoc(t, ModelID, Model())
+	for _, tc := range []struct {
+		doc string
+		ok  bool
+	}{
+		{`{"baseInterval": "4h"}`, true},
+		{`{"baseInterval": "90m"}`, true},
+		{`{"baseInterval": "0s"}`, true},
+		{`{"baseInterval": "2d"}`, true},
+		{`{"baseInterval": null}`, true}, // Flow's duration schema is nullable
+		{`{"baseInterval": "1h 30m"}`, false},
+		{`{"baseInterval": "1h30m"}`, false},
+		{`{"baseInterval": "banana"}`, false},
+		{`{"baseInterval": "1day"}`, false},
+		{`{"baseInterval": "1.5h"}`, false},
+		{`{}`, false},
+		{`{"baseInterval": "4h", "extra": 1}`, false},
+		{`{"baseInterval": "4h", "timezone": "America/New_York", "windows": [{"interval": "15m", "start": "9:00", "end": "17:00", "days": ["Mon", "Fri"]}]}`, true},
+		{`{"baseInterval": "4h", "timezone": null}`, false}, // timezone is a plain string in Flow's schema
+		{`{"baseInterval": "4h", "windows": [{"interval": "15m", "start": "9:5", "end": "17:00"}]}`, false},
+		{`{"baseInterval": "4h", "windows": [{"interval": "15m", "start": "24:00", "end": "17:00"}]}`, false},
+		{`{"baseInterval": "4h", "windows": [{"interval": "15m", "start": "09:00", "end": "17:00", "days": ["monday"]}]}`, false},
+		{`{"baseInterval": "4h", "windows": [{"interval": "15m", "start": "09:00", "end": "17:00", "days": ["Mon", "Sun"]}]}`, true},
+		{`{"baseInterval": "4h", "windows": [{"interval": "1h 30m", "start": "09:00", "end": "17:00"}]}`, false},
+		{`{"baseInterval": "4h", "windows": [{"start": "09:00", "end": "17:00"}]}`, false},
+	} {
+		err := s.Validate(value(t, tc.doc))
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: valid %v, want %v (%v)", tc.doc, err == nil, tc.ok, err)
+		}
+	}
+}
+
+// validate reads as Flow's decoder does, not as its published schema:
+// "1h 30m", "monday" and "9:5" are structure-checked, never refused by a
+// pattern (Flow's validation words those).
+func TestStructuralCheckIsTheDecoders(t *testing.T) {
+	for _, doc := range []string{
+		`{"baseInterval": "1h 30m"}`,
+		`{"baseInterval": "4h", "timezone": "UTC", "windows": [{"interval": "1.5h", "start": "9:5", "end": "17:00", "days": ["monday"]}]}`,
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(doc), &v); err != nil {
+			t.Fatal(err)
+		}
+		if p := CheckModel(v); p != nil {
+			t.Errorf("%s: %+v", doc, p)
+		}
+	}
+	var v any
+	json.Unmarshal([]byte(`{"baseInterval": "4h", "windowz": []}`), &v)
+	if p := CheckModel(v); p == nil || p.Msg != "unknown field `windowz`" {
+		t.Errorf("unknown key: %+v", p)
+	}
+	json.Unmarshal([]byte(`{"fastSyncStartTime": "9:5", "syncFrequency": "45m"}`), &v)
+	if p := CheckConnector(v); p != nil {
+		t.Errorf("connector clock or enum refused structurally: %+v", p)
+	}
+}
+
+// The connector schema keeps the connectors' annotations: the clock
+// pattern, order, nonsensitive, and whole descriptions.
+func TestConnectorSchemaAnnotations(t *testing.T) {
+	var doc struct {
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(Connector(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range connector.SyncScheduleKeys {
+		p := doc.Properties[k]
+		if p["order"] != float64(i) || p["nonsensitive"] != true {
+			t.Errorf("%s: order %v, nonsensitive %v", k, p["order"], p["nonsensitive"])
+		}
+		if p["description"] != connector.SyncScheduleDocs[k] {
+			t.Errorf("%s: description %q", k, p["description"])
+		}
+	}
+	if d := doc.Properties["fastSyncEnabledDays"]["description"].(string); !strings.HasSuffix(d, "All days are enabled if unset.") {
+		t.Errorf("fastSyncEnabledDays description cut: %q", d)
+	}
+	for _, k := range []string{"fastSyncStartTime", "fastSyncStopTime"} {
+		if doc.Properties[k]["pattern"] != `^(0?[0-9]|1[0-9]|2[0-3]):[0-5][0-9]$` {
+			t.Errorf("%s pattern %v", k, doc.Properties[k]["pattern"])
+		}
+	}
+	s := compileDoc(t, ConnectorID, Connector())
+	if err := s.Validate(value(t, `{"fastSyncStartTime": "25:00"}`)); err == nil {
+		t.Error("25:00 fits the connector's clock pattern")
+	}
+	if err := s.Validate(value(t, `{"syncFrequency": "15m", "timezone": "UTC", "fastSyncStartTime": "9:00", "fastSyncStopTime": "17:00"}`)); err != nil {
+		t.Error(err)
+	}
+}
