@@ -3,6 +3,7 @@
 package validate
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -198,7 +199,17 @@ func checkModel(n *tree.Node) *modelProblem {
 	if v, ok := modelVerdicts.Load(string(key)); ok {
 		return v.(*modelProblem)
 	}
-	p := checkModelTree(n)
+	var p *modelProblem
+	if bytes.Contains(key, []byte(`\u`)) {
+		// Flow reads the spec with serde_json, which refuses a lone
+		// surrogate escape that the tree's reader turns into U+FFFD.
+		if err := model.StrictJSON(key); err != nil {
+			p = &modelProblem{msg: err.Error()}
+		}
+	}
+	if p == nil {
+		p = checkModelTree(n)
+	}
 	if verdictCount.Add(1) <= maxVerdicts {
 		if p != nil { // kept: its strings must not pin a source's bytes
 			kept := &modelProblem{msg: strings.Clone(p.msg)}
