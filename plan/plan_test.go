@@ -91,6 +91,12 @@ func TestDecide(t *testing.T) {
 		{"not convertible: encrypted", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`, Unconvertible, Review, "", false, false, false},
 		{"not convertible: invalid", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: soon}}", Unconvertible, Review, "", false, false, false},
 		{"not convertible: equal start and stop", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 1m, timezone: UTC, fastSyncStartTime: "9:00", fastSyncStopTime: "09:00"}}`, Unconvertible, Review, "", false, false, false},
+		// --enable-runtime-v2: a V1 task with a delay is planned as V2 and gets the flag.
+		{"V1 opted in: fixed", Options{EnableRuntimeV2: true}, "", "", sf, "{syncSchedule: {syncFrequency: 1h}}", Fixed, Migrate, "{baseInterval: 1h}", true, false, false},
+		{"V1 opted in: a flag not exactly true", Options{EnableRuntimeV2: true}, `"TRUE"`, "", sf, "{host: h}", Default, Migrate, "{baseInterval: 30m}", true, false, false},
+		{"V1 opted in: invalid still needs review", Options{EnableRuntimeV2: true}, "", "", sf, "{syncSchedule: {syncFrequency: soon}}", Unconvertible, Review, "", false, false, false},
+		{"V1 opted in: zero delay, nothing to do", Options{EnableRuntimeV2: true}, "", "", sf, "{syncSchedule: {syncFrequency: 0s}}", NoDelay, None, "", false, false, false},
+		{"V2 with the opt-in: no flag to set", Options{EnableRuntimeV2: true}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 1h}}", Fixed, Migrate, "{baseInterval: 1h}", true, false, false},
 		{"not convertible: an offset the runtime refuses", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 1m, timezone: "+24:00", fastSyncStartTime: "09:00", fastSyncStopTime: "10:00"}}`, Unconvertible, Review, "", false, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,6 +109,9 @@ func TestDecide(t *testing.T) {
 				t.Errorf("got %s/%s model=%q zero=%v remove=%v replace=%v (%s)\nwant %s/%s model=%q zero=%v remove=%v replace=%v",
 					d.Situation, d.Action, model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.Reason,
 					tc.situation, tc.action, tc.model, tc.zero, tc.removeDelay, tc.replace)
+			}
+			if want := tc.opts.EnableRuntimeV2 && tc.flags != `"true"` && tc.action == Migrate; d.EnableRuntimeV2 != want {
+				t.Errorf("EnableRuntimeV2 %v, want %v", d.EnableRuntimeV2, want)
 			}
 			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
 				t.Error("no reason")
