@@ -104,7 +104,15 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
   # Prove each migrated schedule commits when the old one did
   schedtool migrate --verify -o json fixtures/catalog`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
-		RunE: runOptions(o),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.write || o.out != "" {
+				// From the start: a signal while the inputs are read
+				// must not kill the process without its summary.
+				stop := o.handleSignals()
+				defer stop()
+			}
+			return runOptions(o)(cmd, args)
+		},
 	}
 	f := cmd.Flags()
 	f.BoolVarP(&o.write, "write", "w", false, "apply the changes in place (atomically; a file changed since it was read is refused)")
@@ -333,10 +341,6 @@ func rowsFile(out string) bool {
 }
 
 func (o *migrateOptions) Run() error {
-	if o.run.Mode != migrate.DryRun {
-		stop := o.handleSignals()
-		defer stop()
-	}
 	sum, err := o.migrator.Run(o.inputs, o.run, o.Out, o.Err)
 	if err != nil {
 		return err
