@@ -46,6 +46,8 @@ type tplFinding struct {
 	pointer string
 	parts   []string // the message, cut where the name goes
 	pre     []piece  // the finding rendered, but for the row's own values
+	size    int      // the length of pre's texts
+	slots   [4]int   // how many file, task, line and column slots pre has
 }
 
 // piece is rendered text followed by one of a row's values: 't' the
@@ -161,25 +163,33 @@ func (t *template) columns(row []byte, at *tree.RowOffsets, cols, order []int) (
 	return cols, order, true
 }
 
-// render appends a row's findings, rendered, to dst, with where each
-// ends and its severity; ok is false when the row must be filled in and
-// rendered the plain way.
-func (t *template) render(dst []byte, o *rowOut, r Renderer, name string, escFile []byte, line int, row []byte, at *tree.RowOffsets) bool {
+// render renders a row's findings into o, with where each ends and its
+// severity; ok is false when the row must be filled in and rendered the
+// plain way.
+func (t *template) render(o *rowOut, r Renderer, name string, escFile []byte, line int, row []byte, at *tree.RowOffsets) bool {
 	var colBuf, orderBuf [4]int
 	cols, order, ok := t.columns(row, at, colBuf[:0], orderBuf[:0])
 	if !ok {
 		return false
 	}
 	var escName []byte
+	size := 0
+	for _, i := range order {
+		tf := &t.findings[i]
+		size += tf.size + tf.slots[0]*len(escFile) + 20*(tf.slots[2]+tf.slots[3])
+		if tf.slots[1] > 0 && escName == nil {
+			escName = r.Escape(nil, name)
+		}
+		size += tf.slots[1] * len(escName)
+	}
+	dst := make([]byte, 0, size)
+	o.marks = make([]mark, 0, len(order))
 	for _, i := range order {
 		tf := &t.findings[i]
 		for _, p := range tf.pre {
 			dst = append(dst, p.text...)
 			switch p.slot {
 			case 't':
-				if escName == nil {
-					escName = r.Escape(nil, name)
-				}
 				dst = append(dst, escName...)
 			case 'f':
 				dst = append(dst, escFile...)
@@ -189,9 +199,7 @@ func (t *template) render(dst []byte, o *rowOut, r Renderer, name string, escFil
 				dst = strconv.AppendInt(dst, int64(cols[i]), 10)
 			}
 		}
-		o.ends = append(o.ends, len(dst))
-		o.sevs = append(o.sevs, tf.sev)
-		o.rules = append(o.rules, tf.rule)
+		o.marks = append(o.marks, mark{end: len(dst), sev: tf.sev})
 	}
 	o.rendered = dst
 	return true
@@ -214,7 +222,7 @@ func (t *template) prerender(r Renderer) bool {
 		f := finding.Finding{Rule: tf.rule, Severity: tf.sev, Task: markTask, Message: strings.Join(tf.parts, markTask),
 			Pos: finding.Position{File: markFile, Line: markLine, Column: markCol, Pointer: tf.pointer}}
 		b := r.Render(nil, &f)
-		tf.pre = nil
+		tf.pre, tf.size, tf.slots = nil, 0, [4]int{}
 		for len(b) > 0 {
 			at, which := len(b), -1
 			for k, m := range marks {
@@ -224,9 +232,12 @@ func (t *template) prerender(r Renderer) bool {
 			}
 			if which < 0 {
 				tf.pre = append(tf.pre, piece{text: b})
+				tf.size += len(b)
 				break
 			}
 			tf.pre = append(tf.pre, piece{text: b[:at], slot: marks[which].slot})
+			tf.size += at
+			tf.slots[strings.IndexByte("ftlc", marks[which].slot)]++
 			b = b[at+len(marks[which].text):]
 		}
 	}
@@ -310,7 +321,7 @@ func (c *Checker) makeTemplate(m *catalog.Materialization, shape *tree.RowShape,
 		for i := range want {
 			plain = r.Render(plain, &want[i])
 		}
-		t.pre = t.render(nil, &o, r, name, escFile, line, row, at) && bytes.Equal(o.rendered, plain)
+		t.pre = t.render(&o, r, name, escFile, line, row, at) && bytes.Equal(o.rendered, plain)
 	}
 	return t
 }

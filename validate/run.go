@@ -21,7 +21,7 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 // a dump on the goroutine that checked its row, and hands emit the
 // rendered bytes (nil for the findings of catalog sources).
 //
-// With rendered bytes, emit's finding carries only its rule and severity.
+// With rendered bytes, emit's finding may carry only its severity.
 func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Renderer, emit func(*finding.Finding, []byte)) (finding.Summary, error) {
 	var sum finding.Summary
 	out := func(f *finding.Finding) {
@@ -55,30 +55,30 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			o := c.dumpRow(cache, w, name, line, row, keys, opts, r, escFile)
 			if r != nil && o.rendered == nil && len(o.findings) > 0 {
 				buf := make([]byte, 0, 512*len(o.findings))
-				o.ends = make([]int, len(o.findings))
+				o.marks = make([]mark, len(o.findings))
 				for i := range o.findings {
 					buf = r.Render(buf, &o.findings[i])
-					o.ends[i] = len(buf)
+					o.marks[i] = mark{end: len(buf), sev: o.findings[i].Severity}
 				}
 				o.rendered = buf
 			}
 			return o
 		}, func(o rowOut) {
-			if o.findings == nil && o.ends != nil {
+			if o.findings == nil && o.marks != nil {
 				start := 0
-				for i, end := range o.ends {
-					f := finding.Finding{Rule: o.rules[i], Severity: o.sevs[i]}
+				for _, m := range o.marks {
+					f := finding.Finding{Severity: m.sev}
 					sum.Add(&f)
-					emit(&f, o.rendered[start:end])
-					start = end
+					emit(&f, o.rendered[start:m.end])
+					start = m.end
 				}
 			}
 			start := 0
 			for i := range o.findings {
 				sum.Add(&o.findings[i])
-				if o.ends != nil {
-					emit(&o.findings[i], o.rendered[start:o.ends[i]])
-					start = o.ends[i]
+				if o.marks != nil {
+					emit(&o.findings[i], o.rendered[start:o.marks[i].end])
+					start = o.marks[i].end
 				} else {
 					emit(&o.findings[i], nil)
 				}
@@ -96,10 +96,12 @@ type rowOut struct {
 	findings []finding.Finding // nil when rendered from a template
 	task     bool
 	rendered []byte // the findings rendered one after the other
-	ends     []int  // where each ends in rendered
-	// The rules and severities of the findings rendered from a template.
-	rules []string
-	sevs  []finding.Severity
+	marks    []mark // where each ends in rendered, and its severity
+}
+
+type mark struct {
+	end int
+	sev finding.Severity
 }
 
 // dumpRow checks one row of a dump: by its shape's template when it has
@@ -120,7 +122,7 @@ func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line
 				if len(t.findings) == 0 {
 					return o
 				}
-				if t.pre && t.render(make([]byte, 0, 512*len(t.findings)), &o, r, string(shape.Name), escFile, line, row, &shape.At) {
+				if t.pre && t.render(&o, r, string(shape.Name), escFile, line, row, &shape.At) {
 					return o
 				}
 				o = rowOut{task: true}
