@@ -47,7 +47,7 @@ results=$(
     measure "census -o json" "$out/schedtool" census -o json "$dump"
   fi
   if "$out/schedtool" migrate --help >/dev/null 2>&1; then
-    measure "migrate --out" "$out/schedtool" migrate --out "$out/migrated.ndjson" "$dump"
+    measure "migrate --out" "$out/schedtool" migrate --force --out "$out/migrated.ndjson" "$dump"
   fi
 )
 jq_s=$(echo "$results" | awk '$1=="jq" {print $2}')

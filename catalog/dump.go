@@ -67,6 +67,8 @@ type Worker struct {
 	// by row.
 	Scratch []byte
 	Ints    []int
+	// Memo is the caller's own state for this worker (a cache, say).
+	Memo any
 }
 
 // Read reads one row as ScanDump does. Its nodes are valid until the

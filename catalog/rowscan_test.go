@@ -73,6 +73,9 @@ func checkScanRow(t *testing.T, row []byte) {
 	if model != nil && (!bytes.Equal(at.Model, row[model.Offset:model.End])) {
 		t.Fatalf("model %q, the parser has %q", at.Model, row[model.Offset:model.End])
 	}
+	if n := bytes.IndexFunc(row, func(r rune) bool { return r >= 0x80 }); (n < 0 && at.At.ASCII != len(row)) || (n >= 0 && at.At.ASCII != n) {
+		t.Fatalf("ASCII up to %d, the row's first non-ASCII byte is at %d: %q", at.At.ASCII, n, row)
+	}
 	for i := 0; i+1 < len(at.At.Keys); i += 2 {
 		found := false
 		for _, f := range cfg.Fields {

@@ -10,6 +10,7 @@ import (
 
 	"schedtool/bench/gen"
 	"schedtool/catalog"
+	"schedtool/finding"
 	"schedtool/report"
 	"schedtool/schedule/connector"
 )
@@ -38,7 +39,14 @@ func BenchmarkValidateDump(b *testing.B) {
 			b.Fatal(err)
 		}
 		w, _ := report.New("json", io.Discard, "")
-		sum, err := checker.Run(inputs, opts, w.Finding)
+		r := w.(report.Renderer)
+		sum, err := checker.RunRendered(inputs, opts, r, func(f *finding.Finding, b []byte) {
+			if b != nil {
+				r.Rendered(b)
+			} else {
+				r.Finding(f)
+			}
+		})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -122,6 +122,14 @@ func anchorStart(at *tree.RowOffsets, a int) int {
 	return -1
 }
 
+// runesBefore counts the characters of a row before an offset.
+func runesBefore(row []byte, at *tree.RowOffsets, off int) int {
+	if off <= at.ASCII {
+		return off
+	}
+	return utf8.RuneCount(row[:off])
+}
+
 // fill makes a row's findings from a template.
 func (t *template) fill(name, file string, line int, row []byte, at *tree.RowOffsets) []finding.Finding {
 	if len(t.findings) == 0 {
@@ -132,7 +140,7 @@ func (t *template) fill(name, file string, line int, row []byte, at *tree.RowOff
 		tf := &t.findings[i]
 		start := anchorStart(at, tf.anchor)
 		out[i] = finding.Finding{Rule: tf.rule, Severity: tf.sev, Task: name, Message: strings.Join(tf.parts, name),
-			Pos: finding.Position{File: file, Line: line, Column: utf8.RuneCount(row[:start]) + tf.runes + 1, Pointer: tf.pointer}}
+			Pos: finding.Position{File: file, Line: line, Column: runesBefore(row, at, start) + tf.runes + 1, Pointer: tf.pointer}}
 	}
 	finding.Sort(out)
 	return out
@@ -144,7 +152,7 @@ func (t *template) fill(name, file string, line int, row []byte, at *tree.RowOff
 func (t *template) columns(row []byte, at *tree.RowOffsets, cols, order []int) ([]int, []int, bool) {
 	for i := range t.findings {
 		tf := &t.findings[i]
-		cols = append(cols, utf8.RuneCount(row[:anchorStart(at, tf.anchor)])+tf.runes+1)
+		cols = append(cols, runesBefore(row, at, anchorStart(at, tf.anchor))+tf.runes+1)
 		order = append(order, i)
 	}
 	for i := 1; i < len(order); i++ { // insertion sort: a row has few findings

@@ -114,10 +114,22 @@ func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line
 			shape.Key = append(shape.Key, 0)
 			shape.Key = append(shape.Key, shape.Model...)
 			w.Scratch, w.Ints = shape.Key[:0], shape.At.Keys[:0]
-			if string(shape.SpecType) != "materialization" || !opts.Select.Take(string(shape.Name), string(shape.Image)) {
+			if string(shape.SpecType) != "materialization" || (opts.Select != nil && !opts.Select.Take(string(shape.Name), string(shape.Image))) {
 				return rowOut{}
 			}
-			if t := cache.get(shape.Key); t != nil && !t.bad {
+			// The worker's own map first: no lock, no shared cache lines.
+			local, _ := w.Memo.(map[string]*template)
+			if local == nil {
+				local = map[string]*template{}
+				w.Memo = local
+			}
+			t := local[string(shape.Key)]
+			if t == nil {
+				if t = cache.get(shape.Key); t != nil && len(local) < maxTemplates {
+					local[string(shape.Key)] = t
+				}
+			}
+			if t != nil && !t.bad {
 				o := rowOut{task: true}
 				if len(t.findings) == 0 {
 					return o

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -85,6 +86,7 @@ type jsonParser struct {
 	skip      Skip     // values not to build
 	path      []string // keys from the root to the current object (with skip)
 	compares  int      // keys compared one by one (for the tests: bounded by smallObject per key)
+	high      int      // 1 + the offset of the first non-ASCII byte skipString met, 0 if none
 }
 
 // smallObject is the number of keys up to which an object's keys are
@@ -571,13 +573,29 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// plainWord reports whether the eight bytes of x are all plainByte: none
+// below 0x20, at or above 0x80, a quote or a backslash. (The tests are
+// the "has a byte less than n" and "has a zero byte" bit tricks, exact
+// as yes-or-no answers.)
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	less := (x - ones*0x20) & ^x
+	quote := x ^ (ones * '"')
+	slash := x ^ (ones * '\\')
+	zero := (quote-ones)&^quote | (slash-ones)&^slash
+	return (less|zero|x)&highs == 0
+}
+
 // skipString checks the string at p.pos without decoding it.
 func (p *jsonParser) skipString() error {
 	s := p.src
 	i := p.pos + 1
 	ascii := true
 	for i < len(s) {
-		// Runs of plain bytes, four at a time.
+		// Runs of plain bytes, eight at a time, then four.
+		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
+		}
 		for i+4 <= len(s) && plainByte[s[i]] && plainByte[s[i+1]] && plainByte[s[i+2]] && plainByte[s[i+3]] {
 			i += 4
 		}
@@ -618,8 +636,11 @@ func (p *jsonParser) skipString() error {
 				return p.errf("invalid escape '\\%c'", s[i+1])
 			}
 		default:
-			if c >= utf8.RuneSelf {
+			if c >= utf8.RuneSelf && ascii {
 				ascii = false
+				if p.high == 0 {
+					p.high = i + 1
+				}
 			}
 			i++
 		}

@@ -31,6 +31,9 @@ type RowShape struct {
 type RowOffsets struct {
 	Spec, Flag, Model, Image, Config int
 	Keys                             []int
+	// ASCII is the length of the row's leading ASCII bytes: a column
+	// before it is its offset plus one.
+	ASCII int
 }
 
 // ScanRow checks a row as ParseJSONSkipping with a lean dump skip would,
@@ -82,6 +85,10 @@ func scanRow(src []byte, lim Limits, configKeys []string, key []byte, offs []int
 	s.key = append(s.key, s.endpoint...)
 	s.key = append(s.key, 0, s.configKind)
 	s.key = append(s.key, s.config...)
+	s.at.ASCII = len(src)
+	if p.high > 0 {
+		s.at.ASCII = p.high - 1
+	}
 	return RowShape{Name: s.name, SpecType: s.specType, Image: s.image, Key: s.key, Model: s.model, At: s.at}, true
 }
 

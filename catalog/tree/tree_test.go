@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -174,5 +175,30 @@ func TestPointerEscapes(t *testing.T) {
 	n := d.Root.Lookup("/a~1b/c~0d")
 	if n == nil || n.Pointer() != "/a~1b/c~0d" {
 		t.Errorf("escaped pointer: %v", n)
+	}
+}
+
+// plainWord answers for eight bytes what plainByte answers for each.
+func TestPlainWord(t *testing.T) {
+	check := func(b [8]byte) {
+		want := true
+		for _, c := range b {
+			want = want && plainByte[c]
+		}
+		if got := plainWord(binary.LittleEndian.Uint64(b[:])); got != want {
+			t.Fatalf("plainWord(%q) = %v, want %v", b, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			b := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			b[pos] = byte(c)
+			check(b)
+			for d := 0; d < 256; d += 7 { // pairs, for carries between bytes
+				b2 := b
+				b2[(pos+1)%8] = byte(d)
+				check(b2)
+			}
+		}
 	}
 }
