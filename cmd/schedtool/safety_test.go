@@ -213,6 +213,7 @@ func TestOutNeverClobbers(t *testing.T) {
 			writeFiles(t, dir, map[string]string{"m/keep": "keep me\n"})
 		}, []string{"--out", "m", "a/flow.yaml"}, 1, "not empty"},
 		{"two inputs to one output", nil, []string{"--out", "m", "a/flow.yaml", "b/flow.yaml"}, 1, "would both be written to"},
+		{"two directories to one output", nil, []string{"--out", "m", "a", "b"}, 1, "would both be written to"},
 		{"out dir through a symlink in it", func(t *testing.T, dir string) {
 			os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755)
 			os.MkdirAll(filepath.Join(dir, "m"), 0o755)
