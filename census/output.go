@@ -341,8 +341,15 @@ func (m *markdownWriter) Row(r *Row) {
 func (m *markdownWriter) Unreadable(u *Unreadable) { m.bad = append(m.bad, *u) }
 
 // mdCell escapes a table cell.
+// mdNeutral keeps a cell's text from becoming markup: table pipes, code,
+// HTML, links and images ([, ], !), autolinks (a word joiner, U+2060,
+// breaks "://" and "www.") and @mentions (the same after the @, so that
+// no one is notified by a census in a pull request).
+var mdNeutral = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;",
+	"[", "\\[", "]", "\\]", "!", "\\!", "@", "@\u2060", "://", ":\u2060//", "www.", "www\u2060.")
+
 func mdCell(s string) string {
-	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;").Replace(report.Escape(s))
+	s = mdNeutral.Replace(report.Escape(s))
 	if s == "" {
 		return "-"
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"schedtool/finding"
+	"schedtool/report"
 )
 
 // Diff writes a unified diff of one file's edits with ctx lines of
@@ -72,6 +73,7 @@ func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		}
 		return out
 	}
+	path = report.Escape(path)
 	if _, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path); err != nil {
 		return err
 	}
@@ -88,7 +90,9 @@ func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		oldCount, newCount := 0, 0
 		line := func(prefix byte, text []byte) {
 			body.WriteByte(prefix)
-			body.Write(text)
+			// Controls and bidi overrides (raw in a JSON string) are
+			// shown escaped, never sent to the terminal.
+			body.Write(report.EscapeLine(text))
 			if len(text) == 0 || text[len(text)-1] != '\n' {
 				body.WriteString("\n\\ No newline at end of file\n")
 			}

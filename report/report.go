@@ -7,7 +7,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"schedtool/finding"
 )
@@ -76,11 +78,13 @@ func Plural(n int, one, many string) string {
 }
 
 // Escape makes text safe for a terminal: control characters (newlines and
-// ANSI escapes too) become Go escapes.
+// ANSI escapes too, C1 controls) and the bidirectional formatting
+// characters that reorder what a reader sees (Trojan Source) become Go
+// escapes.
 func Escape(s string) string {
 	clean := true
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if Unsafe(r) {
 			clean = false
 			break
 		}
@@ -90,12 +94,61 @@ func Escape(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			q := fmt.Sprintf("%q", string(r))
-			b.WriteString(q[1 : len(q)-1])
+		if Unsafe(r) {
+			b.WriteString(escapeRune(r))
 			continue
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Unsafe reports whether a rune must not reach a terminal or a rendered
+// page as itself: C0 and C1 controls, DEL, and the bidirectional
+// embeddings, overrides, isolates and marks.
+func Unsafe(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || Bidi(r)
+}
+
+// Bidi reports whether r is a bidirectional formatting character:
+// U+061C, U+200E-200F, U+202A-202E, U+2066-2069.
+func Bidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
+func escapeRune(r rune) string {
+	q := strconv.QuoteRune(r)
+	return q[1 : len(q)-1]
+}
+
+// EscapeLine is Escape for one line of a file shown in a diff: tabs and
+// the line ending (LF or CRLF) stay as they are, the rest of Unsafe is
+// escaped.
+func EscapeLine(line []byte) []byte {
+	body, end := line, []byte(nil)
+	if n := len(body); n > 0 && body[n-1] == '\n' {
+		body, end = body[:n-1], body[n-1:]
+		if n := len(body); n > 0 && body[n-1] == '\r' {
+			body, end = body[:n-1], line[n-1:]
+		}
+	}
+	clean := true
+	for _, r := range string(body) {
+		if r != '\t' && Unsafe(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return line
+	}
+	var b []byte
+	for _, r := range string(body) {
+		if r != '\t' && Unsafe(r) {
+			b = append(b, escapeRune(r)...)
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return append(b, end...)
 }

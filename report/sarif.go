@@ -103,7 +103,7 @@ func (s *SARIF) Finding(f *finding.Finding) {
 	if uri == "<stdin>" {
 		uri = "stdin"
 	}
-	uri = strings.TrimPrefix(uri, "./")
+	uri = sarifURI(strings.TrimPrefix(uri, "./"))
 	loc := sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: "%SRCROOT%"},
 		Region:           sarifRegion{StartLine: max(f.Pos.Line, 1), StartColumn: max(f.Pos.Column, 1)},
@@ -142,4 +142,24 @@ func (s *SARIF) End(finding.Summary) error {
 	}
 	s.w.WriteString("\n      ]\n    }\n  ]\n}\n")
 	return s.w.Flush()
+}
+
+// sarifURI percent-encodes a path into a relative URI reference: every
+// byte but the unreserved characters and "/" is written %XX, so a name
+// with a space, "#", "?", "%", ":" or a non-ASCII letter is still a valid
+// URI (SARIF section 3.10) that resolves to the same file.
+func sarifURI(p string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/' {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
 }

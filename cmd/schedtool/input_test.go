@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -253,5 +254,54 @@ func TestFlagRanges(t *testing.T) {
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.msg) {
 			t.Errorf("%v: exit %d, want %d with %q\nstdout: %s\nstderr: %s", tc.args, r.code, tc.code, tc.msg, r.stdout, r.stderr)
 		}
+	}
+}
+
+// What a hostile catalog can put in front of a reader: raw C1 controls
+// and bidi overrides in a JSON catalog reach the dry-run diff escaped;
+// Markdown cells neutralise links, images and @mentions; SARIF's uri is
+// percent-encoded.
+func TestOutputNeutralised(t *testing.T) {
+	dir := t.TempDir()
+	name := "acmeCo/@octocat/![img](https://e.vil/x.png)/[click](https://e.vil)/www.e.vil"
+	cfg := map[string]any{"host": "h\u009b31m\u202eevil\u2066", "syncSchedule": map[string]any{"syncFrequency": "1h"}}
+	spec := map[string]any{"materializations": map[string]any{name: map[string]any{
+		"shards":   map[string]any{"flags": map[string]any{"enable-runtime-v2": "true"}},
+		"endpoint": map[string]any{"connector": map[string]any{"image": sfImage, "config": cfg}},
+		"bindings": []any{}}}}
+	b, _ := json.MarshalIndent(spec, "", "  ")
+	// encoding/json writes U+2028/9 escaped but C1 and bidi raw: what a
+	// hostile file holds.
+	writeTree(t, dir, map[string]string{"odd dir #1/flow.json": string(b)})
+	if !strings.Contains(string(b), "\u009b") || !strings.Contains(string(b), "\u202e") {
+		t.Fatal("the catalog does not hold the raw characters")
+	}
+	bad := func(what, s string) {
+		t.Helper()
+		for _, r := range s {
+			if r == 0x1b || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f {
+				t.Errorf("%s: a raw %U reached the output:\n%q", what, r, s)
+				return
+			}
+		}
+	}
+	r := runIn(t, dir, "migrate", "odd dir #1")
+	expect(t, r, 2, []string{`\u009b31m\u202eevil\u2066`}, nil)
+	bad("migrate diff", r.stdout+r.stderr)
+
+	r = runIn(t, dir, "census", "-o", "markdown", "odd dir #1")
+	expect(t, r, 0, []string{"acmeCo/@\u2060octocat/\\!\\[img\\](https:\u2060//e.vil/x.png)/\\[click\\](https:\u2060//e.vil)/www\u2060.e.vil"}, nil)
+	bad("census -o markdown", r.stdout+r.stderr)
+	for _, raw := range []string{"@octocat", "](https://", "www.e"} {
+		if strings.Contains(r.stdout, raw) {
+			t.Errorf("census -o markdown keeps %q live:\n%s", raw, r.stdout)
+		}
+	}
+
+	r = runIn(t, dir, "validate", "-o", "sarif", "--fail-on", "info", "odd dir #1")
+	expect(t, r, 2, []string{`"uri": "odd%20dir%20%231/flow.json"`}, nil)
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Errorf("sarif: %v", err)
 	}
 }
