@@ -47,3 +47,44 @@ func TestIsDBURL(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRedactURL: never panics; a password in the user information or a
+// password= parameter is neither in the redacted URL nor in a scrubbed
+// message quoting the URL.
+func FuzzRedactURL(f *testing.F) {
+	f.Add("u", "s3cret", "db.example:5432", "sslmode=require")
+	f.Add("ops", "a/b@c?d", "", "host=/tmp/x")
+	f.Add("", "p%40ss", "h", "")
+	f.Fuzz(func(t *testing.T, user, pw, host, query string) {
+		RedactURL(user + pw + host + query) // any text: no panic
+		if strings.ContainsAny(user, ":@/?&") || strings.ContainsAny(host, "@?") || strings.ContainsAny(pw, "?") ||
+			strings.ContainsAny(query, "@") || len(pw) < 3 {
+			return
+		}
+		u := "postgres://" + user + ":" + pw + "@" + host + "/db"
+		if query != "" {
+			u += "?" + query
+		}
+		want := "postgres://" + user + "@" + host + "/db"
+		if query != "" {
+			want += "?" + query
+		}
+		got := RedactURL(u)
+		if !strings.Contains(strings.ToLower(query), "password") && got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", u, got, want)
+		}
+		if strings.Contains(want, pw) {
+			return // the password is also something else in the URL
+		}
+		if strings.Contains(got, pw) {
+			t.Errorf("RedactURL(%q) = %q keeps the password", u, got)
+		}
+		if msg := Scrub("cannot connect to "+u, URLSecrets(u)...); strings.Contains(msg, pw) {
+			t.Errorf("Scrub leaves %q in %q", pw, msg)
+		}
+		withParam := "postgres://" + user + "@" + host + "/db?password=" + pw
+		if got := RedactURL(withParam); strings.Contains(got, pw) && !strings.ContainsAny(pw, "&=") {
+			t.Errorf("RedactURL(%q) = %q keeps the password parameter", withParam, got)
+		}
+	})
+}
