@@ -136,6 +136,22 @@ func TestRealCatalogs(t *testing.T) {
 		flagged += n
 		writeTree(t, in, map[string]string{f: string(src)})
 	}
+	// A connectors' test catalog given alone imports ../../: outside a git
+	// work tree the escape names the root used and --root; inside one
+	// (the connectors' repository, as a user has it) the default root is
+	// the work tree's top and nothing escapes.
+	one := filepath.Join("in", "estuary__connectors", "materialize-bigquery", "testdata", "apply.flow.yaml")
+	r = schedtoolIn(t, work, "validate", one)
+	if !strings.Contains(r.stdout, "escapes the root directory in/estuary__connectors/materialize-bigquery/testdata (the PATH's own directory); give a wider one with --root DIR") {
+		t.Errorf("validate %s outside a git work tree:\n%s%s", one, r.stdout, r.stderr)
+	}
+	writeTree(t, in, map[string]string{"estuary__connectors/.git": "gitdir: elsewhere\n"})
+	r = schedtoolIn(t, work, "validate", one)
+	if r.code != 0 || strings.Contains(r.stdout, "escapes") {
+		t.Errorf("validate %s in a git work tree: exit %d\n%s%s", one, r.code, r.stdout, r.stderr)
+	}
+	os.Remove(filepath.Join(in, "estuary__connectors/.git"))
+
 	r = schedtoolIn(t, work, "census", "-o", "json", "in")
 	if !strings.Contains(r.stdout, `"runtime":{"v2":2}`) || flagged < 2 {
 		t.Fatalf("the copy is not flagged for V2 (%d flags written):\n%s%s", flagged, r.stdout, r.stderr)
