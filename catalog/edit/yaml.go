@@ -206,8 +206,10 @@ func (e *editor) yamlReplace(n *tree.Node, v any, depth int) error {
 	}
 	keyLine := e.lineStart(f.KeyOffset)
 	if !flow && (n.Kind == tree.Object || n.Kind == tree.Array) && n.Style != 'f' && e.lineStart(n.Offset) != keyLine {
-		// A block collection: replace its lines, keep the key's line.
-		start := e.nextLine(f.KeyOffset)
+		// A block collection: replace its lines from its first one,
+		// keeping the key's line and the comments and blank lines
+		// between the key and the first child.
+		start := e.lineStart(n.Offset)
 		end := e.region(f)
 		ind := e.indent(n.Offset)
 		if n.Kind != tree.Object {
