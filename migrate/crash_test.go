@@ -206,9 +206,15 @@ func TestCrashGroups(t *testing.T) {
 	for round := 0; round < 12; round++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "SCHEDTOOL_CRASH_DIR="+dir)
+		// Odd rounds are killed from outside at a random moment.
+		wait := time.Duration(200+r.IntN(1000)) * time.Millisecond
 		if round%2 == 0 {
-			// Every other round the child kills itself at a rename.
+			// Every other round the child kills itself at a rename; it is
+			// not killed from outside first, however slow it runs (under
+			// -race on a loaded machine it may not reach a rename for
+			// seconds), so these rounds always stop between renames.
 			cmd.Env = append(cmd.Env, fmt.Sprintf("SCHEDTOOL_CRASH_KILL_AT_RENAME=%d", 1+r.IntN(5)))
+			wait = 5 * time.Minute
 		}
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -216,7 +222,7 @@ func TestCrashGroups(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
-		case <-time.After(time.Duration(200+r.IntN(1000)) * time.Millisecond):
+		case <-time.After(wait):
 			cmd.Process.Signal(syscall.SIGKILL)
 			<-done
 			kills++
