@@ -213,3 +213,21 @@ func TestCrashesBruteForce(t *testing.T) {
 	}
 	t.Logf("%d schedules, crashing by zone: %v", n, crashing)
 }
+
+// The finder's cost: once per schedule shape, then a lookup per task.
+func BenchmarkCrashes(b *testing.B) {
+	p, _ := ParseSyncSchedule(SyncScheduleSpec{SyncFrequency: "15m", Timezone: "America/Chicago", FastSyncStartTime: "08:00", FastSyncStopTime: "18:00", FastSyncEnabledDays: "M-F"})
+	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		Crashes(p, from, CrashHorizon)
+	}
+}
+
+func BenchmarkCrashFinderCached(b *testing.B) {
+	p, _ := ParseSyncSchedule(SyncScheduleSpec{SyncFrequency: "15m", Timezone: "America/Chicago", FastSyncStartTime: "08:00", FastSyncStopTime: "18:00", FastSyncEnabledDays: "M-F"})
+	f := NewCrashFinder(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	f.Find(p)
+	for b.Loop() {
+		f.Find(p)
+	}
+}
