@@ -107,8 +107,9 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			defer wg.Done()
 			wk := &Worker{file: file, opts: opts, skip: rowSkip(opts.ConfigKeys, opts.Lean), arena: tree.NewArena()}
 			wk.opts.MaxRowSize = maxRow
+			rows := 0 // the last batch's, to size the next one's results
 			for b := range jobs {
-				var out []T
+				out := make([]T, 0, rows+rows/8+1)
 				if b.tooLong {
 					out = append(out, process(wk, b.first, nil))
 				}
@@ -123,6 +124,7 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 					row = bytes.TrimSuffix(row, []byte("\r"))
 					out = append(out, process(wk, line, row))
 				}
+				rows = len(out)
 				if cap(b.buf) == blockSize {
 					free <- b.buf[:0]
 				}
