@@ -87,7 +87,7 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 		return p, ""
 	}
 	fam := reg.Family(d.Entry.Family)
-	key := strings.TrimPrefix(fam.Pointer, "/")
+	toks := connector.PointerTokens(fam.Pointer)
 	var zero any = edit.Replace{Value: zeroSyncSchedule}
 	if d.Entry.Family != connector.FamilySyncSchedule {
 		zero = edit.Quoted(fam.Zero)
@@ -102,7 +102,7 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 		if conn == nil || conn.Kind != tree.Object {
 			return p, "the materialization has no endpoint.connector object to write the connector schedule into"
 		}
-		changes := edit.Map{{Key: "config", Value: edit.Map{{Key: key, Value: zero}}}}
+		changes := edit.Map{{Key: "config", Value: atPointer(toks, zero)}}
 		p.config = &edit.Patch{Target: conn, Changes: changes}
 		return p, ""
 	}
@@ -112,7 +112,7 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 	if !c.Sealed {
 		var changes edit.Map
 		if d.ZeroConnector {
-			changes = append(changes, edit.KV{Key: key, Value: zero})
+			changes = append(changes, atPointer(toks, zero)...)
 		}
 		if d.RemoveUpdateDelay {
 			changes = append(changes, edit.KV{Key: "advanced", Value: edit.Map{{Key: "updateDelay", Value: edit.Remove}}})
@@ -133,7 +133,7 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 				present[strings.TrimSuffix(f.Key, c.Suffix)] = true
 			}
 		}
-		if ov := c.Overlay.Get(key); ov != nil && ov.Kind == tree.Object {
+		if ov := c.Overlay.Path(toks...); ov != nil && ov.Kind == tree.Object {
 			for _, f := range ov.Fields {
 				present[f.Key] = true
 			}
@@ -143,12 +143,23 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 				inner = append(inner, edit.KV{Key: leaf, Value: nil})
 			}
 		}
-		overlay = edit.Map{{Key: key, Value: inner}}
+		overlay = atPointer(toks, inner)
 	} else {
-		overlay = edit.Map{{Key: key, Value: zero}}
+		overlay = atPointer(toks, zero)
 	}
 	p.config = &edit.Patch{Target: c.Sops, Changes: edit.Map{{Key: "overlay", Value: overlay}}}
 	return p, ""
+}
+
+// atPointer nests a value under a family's pointer tokens: /advanced/x
+// is {advanced: {x: v}}, merged into what is there, never a flat key
+// "advanced/x".
+func atPointer(toks []string, v any) edit.Map {
+	m := edit.Map{{Key: toks[len(toks)-1], Value: v}}
+	for i := len(toks) - 2; i >= 0; i-- {
+		m = edit.Map{{Key: toks[i], Value: m}}
+	}
+	return m
 }
 
 // baseSchedule is the schedule object of a sealed config before its

@@ -305,3 +305,29 @@ func TestOutputNeutralised(t *testing.T) {
 		t.Errorf("sarif: %v", err)
 	}
 }
+
+// A registry pointer of two levels (/advanced/uploadInterval) is a path
+// into the config, read and written nested, never one flat key
+// "advanced/uploadInterval".
+func TestRegistryNestedPointer(t *testing.T) {
+	dir := t.TempDir()
+	reg := `{"families": {"uploadInterval": {"pointer": "/advanced/uploadInterval", "enum": ["5m", "15m", "30m", "1h"], "required": true, "zero": "0s"}}, "images": []}`
+	task := func(name, config string) string {
+		return "  " + name + ":\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-s3-parquet:v1\n        config:\n" + config + "    bindings: []\n"
+	}
+	writeTree(t, dir, map[string]string{
+		"reg.json": reg,
+		"cat/flow.yaml": "materializations:\n" +
+			task("acmeCo/nested", "          bucket: b\n          advanced:\n            other: 1\n            uploadInterval: 15m\n") +
+			task("acmeCo/scalar", "          bucket: b\n          advanced: soon\n"),
+	})
+	r := runIn(t, dir, "census", "-o", "csv", "--connectors", "reg.json", "cat")
+	expect(t, r, 0, []string{"acmeCo/nested,ghcr.io/estuary/materialize-s3-parquet,v1,uploadInterval,v2,file-interval,15m,", "acmeCo/scalar,ghcr.io/estuary/materialize-s3-parquet,v1,uploadInterval,v2,invalid,unknown,"}, nil)
+	r = runIn(t, dir, "validate", "--connectors", "reg.json", "cat")
+	expect(t, r, 2, []string{"cat/flow.yaml:20:21: error invalid-connector-schedule: ", "json: cannot unmarshal string into Go struct field config.advanced of type struct"}, nil)
+	r = runIn(t, dir, "migrate", "--zero-file-sinks", "--name", "acmeCo/nested", "--connectors", "reg.json", "cat")
+	expect(t, r, 2, []string{"-            uploadInterval: 15m\n+            uploadInterval: \"0s\"\n"}, nil)
+	if strings.Contains(r.stdout, "advanced/uploadInterval") {
+		t.Errorf("a flat key was written:\n%s", r.stdout)
+	}
+}

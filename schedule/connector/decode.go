@@ -77,10 +77,80 @@ func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
 		res.Problems = append(res.Problems, Problem{ProblemInvalid, "", "connector config must be an object, got " + describe(config)})
 		return res
 	}
-	if e.Family == FamilySyncSchedule {
-		return classifySyncSchedule(e, tag, info, fields, res)
+	toks := PointerTokens(info.Pointer)
+	if len(toks) <= 1 {
+		if e.Family == FamilySyncSchedule {
+			return classifySyncSchedule(e, tag, info, fields, res)
+		}
+		return classifyInterval(e, info, fields, res)
 	}
-	return classifyInterval(e, info, fields, res)
+	// A pointer of several levels (/advanced/x) is a path: the schedule
+	// is the last key inside the objects the others name, matched as
+	// encoding/json matches keys (folded, the last match wins).
+	parent, whole := "", true
+	for _, tok := range toks[:len(toks)-1] {
+		var val any
+		found := false
+		for _, f := range fields {
+			if strings.EqualFold(f.Key, tok) {
+				val, found, parent = f.Value, true, parent+"/"+escape(f.Key)
+			}
+		}
+		if !found || val == nil {
+			fields, whole = nil, false // absent: as if the key were not there
+			break
+		}
+		if _, ok := val.(Encrypted); ok {
+			fields = []Field{{toks[len(toks)-1], val}} // its leaves are unknown
+			break
+		}
+		inner, ok := fieldsOf(val)
+		if !ok {
+			res.Kind, res.Pointer = KindInvalid, parent
+			res.Problems = append(res.Problems, Problem{ProblemInvalid, parent, typeError(val, goConfigStruct+"."+tok, "struct")})
+			return res
+		}
+		fields = inner
+	}
+	leaf := info
+	leaf.Pointer = "/" + escape(toks[len(toks)-1])
+	res.Pointer = leaf.Pointer
+	if e.Family == FamilySyncSchedule {
+		res = classifySyncSchedule(e, tag, leaf, fields, res)
+	} else {
+		res = classifyInterval(e, leaf, fields, res)
+	}
+	if !whole {
+		parent = strings.TrimSuffix(info.Pointer, leaf.Pointer)
+	}
+	under := func(p string) string {
+		if p == "" {
+			return p
+		}
+		return parent + p
+	}
+	res.Pointer = under(res.Pointer)
+	for i := range res.KeyVariants {
+		res.KeyVariants[i] = under(res.KeyVariants[i])
+	}
+	for i := range res.Problems {
+		res.Problems[i].Pointer = under(res.Problems[i].Pointer)
+	}
+	return res
+}
+
+// PointerTokens splits a JSON pointer into its unescaped tokens ("" and
+// "/" give none).
+func PointerTokens(p string) []string {
+	p = strings.TrimPrefix(p, "/")
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
 }
 
 // specField is the index in SyncScheduleKeys of the key a JSON key

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -123,6 +124,10 @@ func (r *Registry) index() error {
 	for f, info := range r.Families {
 		if !strings.HasPrefix(info.Pointer, "/") {
 			return fmt.Errorf("family %s: pointer %q must start with /", f, info.Pointer)
+		}
+		toks := PointerTokens(info.Pointer)
+		if len(toks) == 0 || slices.Contains(toks, "") {
+			return fmt.Errorf("family %s: pointer %q must name a key at each level (/syncSchedule, /advanced/x)", f, info.Pointer)
 		}
 	}
 	for i, e := range r.Images {
