@@ -1,0 +1,121 @@
+package pgsource_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"schedtool/catalog"
+	"schedtool/migrate"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+// Migrating from PostgreSQL into --out DIR writes a source per migrated
+// task that the catalog reader loads back: the task, its model schedule,
+// its connector zeroed, and expectPubId, the row's flowid as 16 hex
+// digits; DIR/flow.yaml loads them all.
+func TestMigrateIntoATree(t *testing.T) {
+	db, dump := load(t, 400)
+	inputs, err := catalog.Resolve([]string{db.BypassURL}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := connector.Builtin()
+	mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+	dir := filepath.Join(t.TempDir(), "out")
+	var out, errb bytes.Buffer
+	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: "json"}, &out, &errb)
+	if err != nil || sum.Failed > 0 || sum.Refused > 0 {
+		t.Fatalf("%v %+v\n%s", err, sum, errb.String())
+	}
+	var rep struct {
+		Tasks []struct {
+			Task, Action string
+			Files        []string
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// The ids as the table holds them (flowid prints as 12:34:...).
+	ids := map[string]string{}
+	for _, r := range materializations(t, dump) {
+		ids[r.Name], _ = migrate.PubID(r.Pub)
+	}
+	written := map[string]bool{}
+	for _, task := range rep.Tasks {
+		if task.Action != "migrate" {
+			continue
+		}
+		want := filepath.Join(dir, filepath.FromSlash(task.Task), "flow.yaml")
+		if len(task.Files) != 1 || task.Files[0] != want {
+			t.Errorf("%s: files %v, want %s", task.Task, task.Files, want)
+			continue
+		}
+		cat := loadSource(t, want)
+		if len(cat.Materializations) != 1 || cat.Materializations[0].Name != task.Task {
+			t.Errorf("%s: %d materializations in its source", task.Task, len(cat.Materializations))
+			continue
+		}
+		checkTask(t, cat.Materializations[0], ids[task.Task])
+		written[task.Task] = true
+	}
+	if len(written) < 50 || sum.Written != len(written) {
+		t.Fatalf("%d tasks written (summary %d); the generated rows should migrate more", len(written), sum.Written)
+	}
+	cat := loadSource(t, filepath.Join(dir, "flow.yaml"))
+	if len(cat.Materializations) != len(written) {
+		t.Errorf("flow.yaml loads %d materializations, want %d", len(cat.Materializations), len(written))
+	}
+	for _, m := range cat.Materializations {
+		if !written[m.Name] {
+			t.Errorf("flow.yaml loads %s, which was not written", m.Name)
+		}
+		checkTask(t, m, ids[m.Name])
+	}
+}
+
+func loadSource(t *testing.T, path string) *catalog.Catalog {
+	t.Helper()
+	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog.Load(inputs, catalog.DefaultOptions())
+	for _, p := range cat.Problems {
+		t.Errorf("%s:%d: %s", p.Pos.File, p.Pos.Line, p.Message)
+	}
+	return cat
+}
+
+func checkTask(t *testing.T, m *catalog.Materialization, id string) {
+	t.Helper()
+	if got, _ := m.Spec.Get("expectPubId").Str(); got != id || len(id) != 16 {
+		t.Errorf("%s: expectPubId %q, want %q", m.Name, got, id)
+	}
+	if ms := m.ModelSchedule(); ms == nil || ms.Get("baseInterval") == nil {
+		t.Errorf("%s: no model schedule", m.Name)
+	}
+	if m.Config == nil || m.Config.Effective == nil {
+		t.Errorf("%s: no config", m.Name)
+		return
+	}
+	reg := connector.Builtin()
+	entry, _, res := m.ConnectorSchedule(reg)
+	if entry == nil {
+		t.Errorf("%s: not a scheduling image", m.Name)
+		return
+	}
+	// Zeroed: the off state of its family (file sinks keep their interval
+	// unless --zero-file-sinks, and say so with a model schedule beside it).
+	if entry.Family == connector.FamilySyncSchedule {
+		got, _ := json.Marshal(m.Config.Effective.Get("syncSchedule").Interface(nil))
+		if string(got) != `{"syncFrequency":"0s"}` {
+			t.Errorf("%s: connector syncSchedule %s", m.Name, got)
+		}
+	} else if res.Delay == 0 && !res.Known {
+		t.Errorf("%s: connector schedule unknown: %+v", m.Name, res)
+	}
+}
