@@ -20,6 +20,10 @@ func Identify(path string) (FileID, bool) {
 	return idOf(st)
 }
 
+// IdentifyInfo is the identity of an already opened or stat'ed file
+// (standard input, say).
+func IdentifyInfo(st os.FileInfo) (FileID, bool) { return idOf(st) }
+
 func idOf(st os.FileInfo) (FileID, bool) {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {

@@ -249,6 +249,18 @@ func (o *migrateOptions) checkOutFile() error {
 				return &usageError{fmt.Sprintf("--out %s is the input %s: writing it would replace the input with only the migrated rows; name another file", o.out, p)}
 			}
 		}
+		// Standard input redirected from the file --out names is that
+		// input too (migrate --force --out live.ndjson - < live.ndjson).
+		for _, in := range o.inputs {
+			if in.Arg != "-" {
+				continue
+			}
+			if sst, err := os.Stdin.Stat(); err == nil {
+				if sid, ok := catalog.IdentifyInfo(sst); ok && sid == id {
+					return &usageError{fmt.Sprintf("--out %s is the input - (standard input reads it): writing it would replace the input with only the migrated rows; name another file", o.out)}
+				}
+			}
+		}
 	}
 	switch {
 	case st.Mode()&fs.ModeSymlink != 0:

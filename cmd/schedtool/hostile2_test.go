@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Regression tests from a hostile pass over migrate (issue 10).
+
+// --force --out FILE with standard input redirected from that same file
+// used to replace the input dump with only its migrated rows: standard
+// input is an input, compared by identity like any other.
+func TestOutFileIsStandardInput(t *testing.T) {
+	dump := `{"catalog_name":"acmeCo/a","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}
+{"catalog_name":"acmeCo/b","spec_type":"collection","spec":{}}
+`
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"live.ndjson": dump})
+	in, err := os.Open(filepath.Join(dir, "live.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd := exec.Command(binary, "migrate", "--force", "--out", "live.ndjson", "-")
+	cmd.Dir, cmd.Stdin = dir, in
+	r := execRun(t, cmd)
+	if r.code != 1 || !strings.Contains(r.stderr, "is the input -") {
+		t.Errorf("exit %d\n%s", r.code, r.stderr)
+	}
+	if b := mustRead(t, filepath.Join(dir, "live.ndjson")); string(b) != dump {
+		t.Errorf("the input dump was replaced:\n%s", b)
+	}
+}
