@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -28,6 +29,9 @@ type Put struct {
 	mode   fs.FileMode // kept from the file replaced
 	tmp    string      // the staged new content
 	backup string      // the original, kept for a rollback; "" when there was none
+	// written is the file renamed into place, for a rollback to know it
+	// still holds what this run wrote.
+	written fs.FileInfo
 }
 
 // GroupError is a group that was not written, or not completely.
@@ -67,6 +71,11 @@ func step(name, path string) error {
 // could replace the target.
 var beforeRename func(target string)
 
+// afterCheck, when set (by tests), runs after a file was found unchanged
+// and before the temp file is renamed over it: the window in which
+// another migrate run could write the same group.
+var afterCheck func(target string)
+
 // WriteFile replaces the content of path by data, atomically: a group of
 // one file (see WriteGroup). With old set the file is changed in place and
 // a file whose content is no longer old is refused; with old nil path is
@@ -88,6 +97,11 @@ func WriteFile(path string, old, data []byte) error {
 // are still a prefix of the order. No temp file is left behind, and a
 // signal that arrives during the renames waits for the group to finish.
 func WriteGroup(puts []*Put) error {
+	// Another migrate run writing the same files waits for this group:
+	// a check for a changed file and the rename after it are one step
+	// between schedtool processes.
+	unlock := lockDirs(puts)
+	defer unlock()
 	defer func() {
 		for _, p := range puts {
 			dropTemp(p.tmp)
@@ -250,6 +264,9 @@ func commit(puts []*Put) error {
 				err = errors.New("became a symlink or a special file; schedtool does not write through one")
 			}
 		}
+		if err == nil && afterCheck != nil {
+			afterCheck(p.real)
+		}
 		if err == nil {
 			err = os.Rename(p.tmp, p.real)
 		}
@@ -257,10 +274,52 @@ func commit(puts []*Put) error {
 			return &GroupError{Path: p.Path, Err: err, Stuck: rollback(puts[:i])}
 		}
 		forgetTemp(p.tmp)
+		p.written, _ = os.Lstat(p.real)
 		p.tmp = ""
 	}
 	syncDirs(puts)
 	return nil
+}
+
+// lockDirs takes an exclusive advisory lock on the directory of every
+// file of the group changed in place (in sorted order, so two runs never
+// wait on each other crosswise) and returns the function that releases
+// them. A directory that cannot be opened or locked is skipped: the
+// check before each rename still refuses a changed file.
+func lockDirs(puts []*Put) func() {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range puts {
+		if p.Old == nil {
+			continue
+		}
+		dir := filepath.Dir(p.Path)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if !seen[dir] {
+			seen[dir] = true
+			dirs = append(dirs, dir)
+		}
+	}
+	sort.Strings(dirs)
+	var held []*os.File
+	for _, dir := range dirs {
+		d, err := os.Open(dir)
+		if err != nil {
+			continue
+		}
+		if err := flock(d); err != nil {
+			d.Close()
+			continue
+		}
+		held = append(held, d)
+	}
+	return func() {
+		for _, d := range held {
+			d.Close() // releases the lock
+		}
+	}
 }
 
 // rollback restores the files renamed, last first. It stops at the first
@@ -269,6 +328,12 @@ func rollback(done []*Put) (stuck string) {
 	for i := len(done) - 1; i >= 0; i-- {
 		p := done[i]
 		err := step("restore", p.Path)
+		if err == nil {
+			// Never restore over a file this run did not write.
+			if cur, lerr := os.Lstat(p.real); lerr != nil || p.written == nil || !os.SameFile(cur, p.written) {
+				err = errors.New("it was replaced by another writer meanwhile")
+			}
+		}
 		if err == nil {
 			if p.backup != "" {
 				err = os.Rename(p.backup, p.real)
