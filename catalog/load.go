@@ -465,6 +465,11 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	l.cat.Docs[doc.File] = doc
 	root := doc.Root
 	if root.Kind == tree.Null {
+		if path == "-" {
+			// Standard input of nothing but a `---`, a comment or `null`
+			// is as empty as no bytes: never zero tasks for a gate.
+			l.problemAt(root, "standard input holds an empty YAML document: no catalog source and no stored-spec rows")
+		}
 		return // an empty source
 	}
 	if root.Kind != tree.Object {
@@ -630,8 +635,15 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			return r
 		}
 		if in.Dump == "-" {
-			if err := scan(rows(bytes.NewReader(in.Stdin)), "<stdin>"); err != nil {
+			// Standard input is not empty (Inputs refused that), but a
+			// flowctl raw get array can still hold no rows: `[]` on
+			// standard input is no more zero tasks than in a file.
+			seen := &textSeen{r: rows(bytes.NewReader(in.Stdin))}
+			if err := scan(seen, "<stdin>"); err != nil {
 				return &UsageError{"<stdin>: " + err.Error()}
+			}
+			if !seen.text {
+				return &UsageError{"<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
 			}
 			continue
 		}

@@ -34,3 +34,29 @@ func TestOutFileIsStandardInput(t *testing.T) {
 		t.Errorf("the input dump was replaced:\n%s", b)
 	}
 }
+
+// The removal gate used to pass (exit 0, zero tasks) on standard input
+// holding nothing that can be a task: a flowctl raw get array with no
+// rows, or an empty YAML document (`---`, `null`, a comment alone). The
+// same bytes in a file, or no bytes at all, already failed.
+func TestGateFailsOnEmptyStandardInput(t *testing.T) {
+	for _, tc := range []struct {
+		stdin string
+		code  int
+		msg   string
+	}{
+		{"[]\n", 1, "the dump has no rows"},
+		{"[\n  ]\n", 1, "the dump has no rows"},
+		{"---\n", 2, "unreadable"},
+		{"null\n", 2, "unreadable"},
+		{"# nothing here\n", 2, "unreadable"},
+		// A source that is an object with no materializations is a
+		// catalog of other things: zero tasks is its true answer.
+		{"{}\n", 0, ""},
+	} {
+		r := schedtoolStdin(t, t.TempDir(), tc.stdin, "census", "--fail-if-remaining", "-")
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+			t.Errorf("%q: exit %d, want %d and %q\n%s", tc.stdin, r.code, tc.code, tc.msg, r.stderr)
+		}
+	}
+}
