@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"schedtool/catalog/tree"
@@ -301,11 +302,17 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		if doc.Root.Kind != tree.Object {
 			return bad(1, "", "row is not a JSON object")
 		}
-		if _, ok := doc.Root.Get("spec_type").Str(); !ok {
+		typ, ok := doc.Root.Get("spec_type").Str()
+		switch {
+		case !ok:
 			return bad(1, "", noSpecType(doc.Root.Get("spec_type")))
+		case !KnownSpecType(typ):
+			return bad(1, "", unknownSpecType(typ))
+		case typ != "materialization":
+			rr.SpecType = "other"
+			return rr
 		}
-		rr.SpecType = "other"
-		return rr
+		// "materialization" spelled with JSON escapes: read it whole.
 	}
 	doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, skip, arena)
 	if err != nil {
@@ -320,6 +327,9 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	typ, ok := st.Str()
 	if !ok {
 		return bad(1, "", noSpecType(st))
+	}
+	if !KnownSpecType(typ) {
+		return bad(1, "", unknownSpecType(typ))
 	}
 	rr.SpecType = typ
 	if typ != "materialization" {
@@ -363,6 +373,21 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	}
 	rr.Mat = m
 	return rr
+}
+
+// KnownSpecType reports whether typ is one of the values of Flow's
+// catalog_spec_type: an unknown value is no proof that the row is not a
+// materialization.
+func KnownSpecType(typ string) bool {
+	switch typ {
+	case "materialization", "capture", "collection", "test":
+		return true
+	}
+	return false
+}
+
+func unknownSpecType(typ string) string {
+	return fmt.Sprintf("row's spec_type %s is not materialization, capture, collection or test: unreadable (it may be a materialization)", strconv.Quote(typ))
 }
 
 // onlySpecType builds nothing of a row but its spec_type.

@@ -62,7 +62,7 @@ func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line i
 	if b != nil && !c.NoCache {
 		if shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch); plain {
 			w.Scratch = shape.Key[:0]
-			if string(shape.SpecType) != "materialization" {
+			if string(shape.SpecType) != "materialization" && catalog.KnownSpecType(string(shape.SpecType)) {
 				return Row{}, false, nil, nil
 			}
 			if !opts.Select.Take(string(shape.Name), string(shape.Image)) {

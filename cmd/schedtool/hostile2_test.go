@@ -60,3 +60,33 @@ func TestGateFailsOnEmptyStandardInput(t *testing.T) {
 		}
 	}
 }
+
+// A row's spec_type is read as JSON: "m\u0061terialization" is a
+// materialization (the gate used to skip it as another type and pass),
+// and a value Flow never stores ("Materialization", "view") is an
+// unreadable row, never a row of another type.
+func TestGateReadsSpecTypeAsJSON(t *testing.T) {
+	const row = `{"catalog_name":"acmeCo/a","spec_type":%s,"spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}` + "\n"
+	for _, tc := range []struct {
+		specType string
+		code     int
+		msg      string
+	}{
+		{`"m\u0061terialization"`, 2, "1 task still rel"},
+		{`"Materialization"`, 2, "1 unreadable input"},
+		{`"view"`, 2, "1 unreadable input"},
+		{`"collection"`, 0, ""},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"live.ndjson": strings.Replace(row, "%s", tc.specType, 1)})
+		for _, args := range [][]string{
+			{"census", "--fail-if-remaining", "live.ndjson"},
+			{"census", "--fail-if-remaining", "-o", "json", "live.ndjson"},
+		} {
+			r := schedtoolIn(t, dir, args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.msg) {
+				t.Errorf("%s %v: exit %d, want %d and %q\n%s", tc.specType, args, r.code, tc.code, tc.msg, r.stderr)
+			}
+		}
+	}
+}
