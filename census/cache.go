@@ -1,6 +1,7 @@
 package census
 
 import (
+	"schedtool/internal/shapecache"
 	"sync"
 
 	"schedtool/catalog"
@@ -25,38 +26,9 @@ type verdict struct {
 	shared []byte // the row rendered without task, file and line
 }
 
-type verdicts struct {
-	mu sync.RWMutex
-	m  map[string]*verdict
-}
-
-// maxVerdicts bounds the cache: past it, new shapes are decided row by
-// row (memory stays bounded by the number of groups).
-const maxVerdicts = 50_000
-
-func (v *verdicts) get(key []byte) *verdict {
-	v.mu.RLock()
-	vd := v.m[string(key)]
-	v.mu.RUnlock()
-	return vd
-}
-
-func (v *verdicts) put(key []byte, vd *verdict) *verdict {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if old := v.m[string(key)]; old != nil {
-		return old
-	}
-	if len(v.m) >= maxVerdicts {
-		return nil
-	}
-	v.m[string(key)] = vd
-	return vd
-}
-
 // dumpRow decides one row of a dump: by its shape when it has a plain
 // one, else by reading it.
-func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
+func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
 	var shape tree.RowShape
 	plain := false
 	if b != nil && !c.NoCache {
@@ -68,7 +40,7 @@ func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line i
 			if !opts.Select.Take(string(shape.Name), string(shape.Image)) {
 				return Row{}, false, nil, nil
 			}
-			if vd := cache.get(shape.Key); vd != nil {
+			if vd := cache.Get(shape.Key); vd != nil {
 				if !vd.has {
 					return Row{}, false, nil, nil
 				}
@@ -86,7 +58,7 @@ func (c *Census) dumpRow(cache *verdicts, w *catalog.Worker, file string, line i
 	if plain {
 		vd := &verdict{row: r, has: has}
 		vd.row.Task, vd.row.File, vd.row.Line = "", "", 0
-		if v = cache.put(shape.Key, vd); !has {
+		if v = cache.Put(shape.Key, vd); !has {
 			v = nil
 		}
 	}

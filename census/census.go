@@ -5,6 +5,7 @@ package census
 
 import (
 	"io"
+	"schedtool/internal/shapecache"
 	"sort"
 	"sync/atomic"
 
@@ -213,7 +214,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 	}
 	keys := c.Planner.Registry.AllConfigKeys()
-	cache := &verdicts{m: map[string]*verdict{}}
+	cache := shapecache.New[verdict]()
 	counted := map[*verdict]int{}
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		type out struct {

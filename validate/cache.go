@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"schedtool/catalog"
@@ -78,29 +77,6 @@ const (
 	markLine = 1987654321
 	markCol  = 1876543219
 )
-
-type templates struct {
-	mu sync.RWMutex
-	m  map[string]*template
-}
-
-// maxTemplates bounds the cache: past it, new shapes are read row by row.
-const maxTemplates = 50_000
-
-func (c *templates) get(key []byte) *template {
-	c.mu.RLock()
-	t := c.m[string(key)]
-	c.mu.RUnlock()
-	return t
-}
-
-func (c *templates) put(key []byte, t *template) {
-	c.mu.Lock()
-	if len(c.m) < maxTemplates && c.m[string(key)] == nil {
-		c.m[string(key)] = t
-	}
-	c.mu.Unlock()
-}
 
 // anchorStart is where an anchor's value starts in a row, -1 if absent.
 func anchorStart(at *tree.RowOffsets, a int) int {

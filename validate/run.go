@@ -2,6 +2,7 @@ package validate
 
 import (
 	"io"
+	"schedtool/internal/shapecache"
 
 	"schedtool/catalog"
 	"schedtool/catalog/tree"
@@ -43,7 +44,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 		files[f] = true
 	}
 	keys := c.Registry.AllConfigKeys()
-	cache := &templates{m: map[string]*template{}}
+	cache := shapecache.New[template]()
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		files[name] = true
 		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
@@ -106,7 +107,7 @@ type mark struct {
 
 // dumpRow checks one row of a dump: by its shape's template when it has
 // a plain shape already seen, else by reading it (see cache.go).
-func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
+func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
 	var shape tree.RowShape
 	plain := false
 	if row != nil && !c.NoCache {
@@ -125,7 +126,7 @@ func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line
 			}
 			t := local[string(shape.Key)]
 			if t == nil {
-				if t = cache.get(shape.Key); t != nil && len(local) < maxTemplates {
+				if t = cache.Get(shape.Key); t != nil && len(local) < shapecache.Max {
 					local[string(shape.Key)] = t
 				}
 			}
@@ -153,8 +154,8 @@ func (c *Checker) dumpRow(cache *templates, w *catalog.Worker, file string, line
 		o.findings = append(o.findings, c.Check(rr.Mat)...)
 	}
 	finding.Sort(o.findings) // a row's findings: by position
-	if plain && rr.Problem == nil && rr.Mat != nil && cache.get(shape.Key) == nil {
-		cache.put(shape.Key, c.makeTemplate(rr.Mat, &shape, file, line, row, o.findings, r, escFile))
+	if plain && rr.Problem == nil && rr.Mat != nil && cache.Get(shape.Key) == nil {
+		cache.Put(shape.Key, c.makeTemplate(rr.Mat, &shape, file, line, row, o.findings, r, escFile))
 	}
 	return o
 }
