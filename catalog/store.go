@@ -21,40 +21,60 @@ func IsDBURL(p string) bool {
 // everything that only reads files stay free of a database driver.
 var OpenDB func(url string, sel Selector) (io.ReadCloser, error)
 
+// libpqURL is a libpq URL cut where its passwords stand: the user
+// information ends at the last '@' before the query (a password may hold
+// '/' or '@' when it is not percent-encoded).
+type libpqURL struct {
+	scheme, user, password, host string // host: from the '@' on, or all when no '@'
+	hasPassword                  bool
+	params                       []string // the query's key=value parts
+}
+
+func parseLibpqURL(s string) (u libpqURL, ok bool) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return u, false
+	}
+	u.scheme = scheme
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		if q := rest[i+1:]; q != "" {
+			u.params = strings.Split(q, "&")
+		}
+		rest = rest[:i]
+	}
+	u.host = rest
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		u.user, u.host = rest[:at], rest[at:]
+		u.user, u.password, u.hasPassword = strings.Cut(u.user, ":")
+	}
+	return u, true
+}
+
+// isPasswordParam reports whether a query part sets password=.
+func isPasswordParam(kv string) (value string, ok bool) {
+	k, v, _ := strings.Cut(kv, "=")
+	uk, err := url.QueryUnescape(k)
+	return v, err == nil && strings.EqualFold(uk, "password")
+}
+
 // RedactURL returns a libpq URL without its password (in the user
 // information or a password= parameter), for messages and positions.
 func RedactURL(s string) string {
-	scheme, rest, ok := strings.Cut(s, "://")
+	u, ok := parseLibpqURL(s)
 	if !ok {
 		return s
 	}
-	query := ""
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		rest, query = rest[:i], rest[i+1:]
-	}
-	// The user information ends at the last '@' before the query: a
-	// password may hold '/' or '@' when it is not percent-encoded.
-	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		user := rest[:at]
-		if c := strings.IndexByte(user, ':'); c >= 0 {
-			user = user[:c]
-		}
-		rest = user + rest[at:]
-	}
-	if query != "" {
-		var kept []string
-		for _, kv := range strings.Split(query, "&") {
-			k, _, _ := strings.Cut(kv, "=")
-			if uk, err := url.QueryUnescape(k); err == nil && strings.EqualFold(uk, "password") {
-				continue
-			}
+	rest := u.user + u.host
+	var kept []string
+	for _, kv := range u.params {
+		if _, pw := isPasswordParam(kv); !pw {
 			kept = append(kept, kv)
 		}
-		if len(kept) > 0 {
-			rest += "?" + strings.Join(kept, "&")
-		}
 	}
-	return scheme + "://" + rest
+	if len(kept) > 0 {
+		rest += "?" + strings.Join(kept, "&")
+	}
+	return u.scheme + "://" + rest
 }
 
 // URLSecrets lists the passwords written in a libpq URL (user
@@ -74,22 +94,15 @@ func URLSecrets(s string) []string {
 			out = append(out, d)
 		}
 	}
-	_, rest, ok := strings.Cut(s, "://")
+	u, ok := parseLibpqURL(s)
 	if !ok {
 		return nil
 	}
-	query := ""
-	if i := strings.IndexByte(rest, '?'); i >= 0 {
-		rest, query = rest[:i], rest[i+1:]
+	if u.hasPassword {
+		add(u.password)
 	}
-	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
-		if _, pw, ok := strings.Cut(rest[:at], ":"); ok {
-			add(pw)
-		}
-	}
-	for _, kv := range strings.Split(query, "&") {
-		k, v, _ := strings.Cut(kv, "=")
-		if uk, err := url.QueryUnescape(k); err == nil && strings.EqualFold(uk, "password") {
+	for _, kv := range u.params {
+		if v, pw := isPasswordParam(kv); pw {
 			add(v)
 		}
 	}
