@@ -349,12 +349,11 @@ func Load(inputs []Input, opts Options) *Catalog {
 		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
-			if in.Dir != "" {
-				// Found by walking: containment holds for it too.
-				if msg := escapesRoot(in, src); msg != "" {
-					l.problem(src, 1, 1, "", msg)
-					continue
-				}
+			// Named on the command line or found by walking, a source
+			// that resolves outside the root is never read (nor written).
+			if msg := escapesRoot(in, src); msg != "" {
+				l.problem(src, 1, 1, "", msg)
+				continue
 			}
 			l.source(in, src, nil, nil)
 		}

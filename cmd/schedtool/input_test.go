@@ -331,3 +331,50 @@ func TestRegistryNestedPointer(t *testing.T) {
 		t.Errorf("a flat key was written:\n%s", r.stdout)
 	}
 }
+
+// A source named on the command line that is a symlink resolving outside
+// its root is neither read nor written (SPEC 7: a path that resolves
+// outside the root is never read or written), whichever command names it;
+// with --root wide enough it is read.
+func TestNamedSymlinkOutsideRoot(t *testing.T) {
+	const src = "materializations:\n" + "  acmeCo/m:\n" + `    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: {syncSchedule: {syncFrequency: 2h}}
+    bindings: []
+`
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside.flow.yaml")
+	if err := os.WriteFile(outside, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "root"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../outside.flow.yaml", filepath.Join(dir, "root", "flow.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int // census lists an unreadable input and exits 0 (its gate fails)
+	}{
+		{[]string{"validate", "root/flow.yaml"}, 2},
+		{[]string{"census", "root/flow.yaml"}, 0},
+		{[]string{"census", "--fail-if-remaining", "root/flow.yaml"}, 2},
+		{[]string{"migrate", "--write", "root/flow.yaml"}, 1},
+	} {
+		args := tc.args
+		r := runIn(t, dir, args...)
+		if out := r.stderr + r.stdout; r.code != tc.code || !strings.Contains(out, "root/flow.yaml:1:1: ") || !strings.Contains(out, "resolves through a symlink to outside.flow.yaml, outside the root directory root") {
+			t.Errorf("%v: exit %d, want the source refused\nstdout:\n%s\nstderr:\n%s", args, r.code, r.stdout, r.stderr)
+		}
+		if b := mustRead(t, outside); string(b) != src {
+			t.Fatalf("%v wrote the file outside the root:\n%s", args, b)
+		}
+	}
+	r := runIn(t, dir, "migrate", "--root", ".", "root/flow.yaml")
+	if r.code != 2 || !strings.Contains(r.stdout, "syncSchedule") {
+		t.Errorf("with --root .: exit %d, want 2 and a diff\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
