@@ -323,6 +323,9 @@ type Catalog struct {
 	Files            []string          // every file read, sorted
 	Docs             map[string]*tree.Doc
 	Configs          map[string]*ConfigFile
+	// Bystanders are, by config path, the tasks outside the sources read
+	// that use the same config file (see Bystanders); set by migrate.
+	Bystanders map[string][]string
 }
 
 // ConfigFile is a config in a file of its own, and who uses it.

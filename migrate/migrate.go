@@ -155,6 +155,16 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) {
 	sort.Strings(paths)
 	for _, path := range paths {
 		cf := cat.Configs[path]
+		if others := cat.Bystanders[path]; len(others) > 0 {
+			// Tasks under the root that this run does not read use the
+			// file too: a change to it would reach them unmigrated.
+			for _, u := range cf.Users {
+				if o := byMat[u]; o != nil && o.d.Action == plan.Migrate && o.p.config != nil {
+					o.review(fmt.Sprintf("config file %s is also used by %s, not among the PATHs given: changing it would leave them without pacing; give a PATH that holds every task using it", path, strings.Join(others, ", ")))
+				}
+			}
+			continue
+		}
 		if len(cf.Users) < 2 {
 			continue
 		}

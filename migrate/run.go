@@ -151,6 +151,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	var cat *catalog.Catalog
 	if len(sources) > 0 {
 		cat = catalog.Load(sources, r.opts.Load)
+		cat.Bystanders = catalog.Bystanders(sources, cat, r.opts.Load)
 	}
 	if opts.Limit > 0 {
 		if err := r.wave(inputs, cat); err != nil {

@@ -1,0 +1,96 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Bystanders finds, for each config file of cat, the materializations
+// that use it (the same file, by identity) from catalog sources under the
+// inputs' roots that were not read: a run given a/ would otherwise zero a
+// config that b/flow.yaml also reads, and b's task would lose its pacing
+// at its next publication. Keyed by the config's path as cat knows it;
+// each bystander is "name (file:line)". Files that cannot be read are
+// ignored here (they are not the run's inputs).
+func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string {
+	if cat == nil || len(cat.Configs) == 0 {
+		return nil
+	}
+	ids := map[FileID]string{}
+	for p := range cat.Configs {
+		if id, ok := Identify(p); ok {
+			ids[id] = p
+		}
+	}
+	type key struct {
+		name string
+		src  any
+	}
+	known := map[key]bool{}
+	for _, m := range cat.Materializations {
+		known[key{m.Name, fileKey(m.Source.File)}] = true
+	}
+	read := map[any]bool{}
+	for _, f := range cat.Files {
+		read[fileKey(f)] = true
+	}
+	var extra []Input
+	roots := map[any]bool{}
+	for _, in := range inputs {
+		if in.Stdin != nil || in.Root == "" {
+			continue
+		}
+		rk := fileKey(in.Root)
+		if roots[rk] {
+			continue
+		}
+		roots[rk] = true
+		found, _, err := findSources(in.Root)
+		if err != nil {
+			continue
+		}
+		// Sources already read hold no bystander: only the others are
+		// read (a run over its whole root reads nothing more).
+		var srcs []string
+		for _, src := range found {
+			if !read[fileKey(src)] {
+				srcs = append(srcs, src)
+			}
+		}
+		if len(srcs) == 0 {
+			continue
+		}
+		extra = append(extra, Input{Arg: in.Root, Dir: in.Root, Sources: srcs, Root: in.Root, RootWhy: in.RootWhy})
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	all := Load(extra, opts)
+	out := map[string][]string{}
+	seen := map[string]bool{}
+	for p2, cf := range all.Configs {
+		id, ok := Identify(p2)
+		if !ok {
+			continue
+		}
+		p, ok := ids[id]
+		if !ok {
+			continue
+		}
+		for _, u := range cf.Users {
+			if known[key{u.Name, fileKey(u.Source.File)}] {
+				continue
+			}
+			pos := Pos(u.Spec)
+			s := fmt.Sprintf("%s (%s:%d)", u.Name, u.Source.File, pos.Line)
+			if !seen[p+"\x00"+s] {
+				seen[p+"\x00"+s] = true
+				out[p] = append(out[p], s)
+			}
+		}
+	}
+	for p := range out {
+		sort.Strings(out[p])
+	}
+	return out
+}
