@@ -1,7 +1,10 @@
 package catalog
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"path/filepath"
 	"sort"
 )
 
@@ -17,9 +20,11 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		return nil
 	}
 	ids := map[FileID]string{}
+	var names [][]byte
 	for p := range cat.Configs {
 		if id, ok := Identify(p); ok {
 			ids[id] = p
+			names = append(names, []byte(filepath.Base(p)))
 		}
 	}
 	type key struct {
@@ -53,7 +58,7 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		// read (a run over its whole root reads nothing more).
 		var srcs []string
 		for _, src := range found {
-			if !read[fileKey(src)] {
+			if !read[fileKey(src)] && mentions(src, names, opts.MaxFileSize) {
 				srcs = append(srcs, src)
 			}
 		}
@@ -93,4 +98,29 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		sort.Strings(out[p])
 	}
 	return out
+}
+
+// mentions reports whether the source at path names one of the config
+// files (its base name appears in it): only those are worth reading in
+// full, so a run given one directory of a large root stays cheap. A
+// source that cannot be read is not mentioned.
+func mentions(path string, names [][]byte, limit int64) bool {
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if limit <= 0 {
+		limit = 64 << 20
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return false
+	}
+	for _, n := range names {
+		if bytes.Contains(b, n) {
+			return true
+		}
+	}
+	return false
 }
