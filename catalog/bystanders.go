@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"sort"
+	"strings"
+	"syscall"
 )
 
 // Bystanders finds, for each config file of cat, the materializations
@@ -54,6 +57,7 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		if err != nil {
 			continue
 		}
+		names := append(names, aliases(in.Root, ids)...)
 		// Sources already read hold no bystander: only the others are
 		// read (a run over its whole root reads nothing more).
 		var srcs []string
@@ -123,4 +127,43 @@ func mentions(path string, names [][]byte, limit int64) bool {
 		}
 	}
 	return false
+}
+
+// aliases are the base names of the other paths under root to the config
+// files ids holds: symlinks to them, and hard links (YAML or JSON names),
+// hidden directories skipped as when looking for sources. A source that
+// names a config by an alias is then read too.
+func aliases(root string, ids map[FileID]string) [][]byte {
+	var out [][]byte
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+		case d.Type().IsRegular() && isYAMLOrJSON(d.Name()):
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Nlink < 2 {
+				return nil
+			}
+		default:
+			return nil
+		}
+		if id, ok := Identify(p); ok {
+			if _, ok := ids[id]; ok {
+				out = append(out, []byte(d.Name()))
+			}
+		}
+		return nil
+	})
+	return out
 }
