@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // ErrChanged is a file whose content changed after it was read.
@@ -143,6 +144,11 @@ func stage(p *Put) error {
 		p.mode = st.Mode().Perm()
 	case p.Old != nil || !errors.Is(err, fs.ErrNotExist):
 		return err
+	}
+	if p.Old != nil {
+		if n := otherLinks(p.real, st); n > 0 {
+			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, plural(n, "link", "links"), plural(n, "that name", "those names"))
+		}
 	}
 	if p.Old != nil {
 		if err := unchanged(p); err != nil {
@@ -502,4 +508,32 @@ func (o *Stream) rename() error {
 func (o *Stream) Abort() {
 	o.tmp.Close()
 	dropTemp(o.tmp.Name())
+}
+
+// otherLinks is how many names besides path the file st has (hard links),
+// not counting the backups an interrupted run left beside it.
+func otherLinks(path string, st fs.FileInfo) int {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok || sys.Nlink < 2 {
+		return 0
+	}
+	n := int(sys.Nlink) - 1
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
+	for _, t := range left {
+		if lst, err := os.Lstat(t); err == nil && os.SameFile(lst, st) {
+			n--
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
