@@ -60,8 +60,14 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		names := append(names, aliases(in.Root, ids)...)
 		// Sources already read hold no bystander: only the others are
 		// read (a run over its whole root reads nothing more).
+		walked := Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
 		var srcs []string
 		for _, src := range found {
+			// Containment first: a source that resolves outside the root
+			// is never read, not even to look for a name.
+			if escapesRoot(walked, src) != "" {
+				continue
+			}
 			if !read[fileKey(src)] && mentions(src, names, opts.MaxFileSize) {
 				srcs = append(srcs, src)
 			}
@@ -69,7 +75,8 @@ func Bystanders(inputs []Input, cat *Catalog, opts Options) map[string][]string 
 		if len(srcs) == 0 {
 			continue
 		}
-		extra = append(extra, Input{Arg: in.Root, Dir: in.Root, Sources: srcs, Root: in.Root, RootWhy: in.RootWhy})
+		walked.Sources = srcs
+		extra = append(extra, walked)
 	}
 	if len(extra) == 0 {
 		return nil
