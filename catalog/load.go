@@ -114,7 +114,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			return nil, &UsageError{missingPath(arg, err)}
 		}
 		if st.IsDir() {
 			srcs, other, err := findSources(arg)

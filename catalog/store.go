@@ -118,3 +118,94 @@ func Scrub(msg string, secrets ...string) string {
 	}
 	return msg
 }
+
+// missingPath is the message for a PATH that cannot be stat'ed. A PATH
+// that is a connection string in another form (libpq's keyword/value
+// string, a URL with another scheme) is named without its password.
+func missingPath(arg string, err error) string {
+	if strings.Contains(arg, "://") {
+		return RedactURL(arg) + ": " + describeErr(err)
+	}
+	if redacted, ok := redactConninfo(arg); ok {
+		return redacted + ": " + describeErr(err) + "; a libpq keyword/value connection string is not a PATH: give the database as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
+	}
+	return arg + ": " + describeErr(err)
+}
+
+// redactConninfo reads s as a libpq keyword/value connection string
+// (keyword = value, a value bare or single-quoted with backslash
+// escapes) and returns it with every password value replaced. It
+// reports whether s has a keyword=value pair with one of libpq's
+// connection keywords.
+func redactConninfo(s string) (string, bool) {
+	var b strings.Builder
+	known := false
+	i := 0
+	space := func() {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	for {
+		space()
+		if i >= len(s) {
+			break
+		}
+		start := i
+		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+			i++
+		}
+		key := s[start:i]
+		b.WriteString(key)
+		space()
+		if i >= len(s) || s[i] != '=' {
+			continue // a word that is not keyword=value
+		}
+		if key == "" {
+			b.WriteByte('=')
+			i++
+			continue
+		}
+		b.WriteByte('=')
+		i++
+		space()
+		vstart := i
+		if i < len(s) && s[i] == '\'' {
+			for i++; i < len(s) && s[i] != '\''; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(s) {
+				i++
+			}
+		} else {
+			for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+				i++
+			}
+			if !strings.EqualFold(key, "password") && strings.IndexByte(s[vstart:i], '=') >= 0 {
+				// "key= password=x": read the word as a pair of its own
+				// rather than risk keeping a password.
+				i = vstart
+				continue
+			}
+		}
+		if i > len(s) {
+			i = len(s)
+		}
+		known = known || libpqKeywords[strings.ToLower(key)]
+		if strings.EqualFold(key, "password") {
+			b.WriteString("[password]")
+		} else {
+			b.WriteString(s[vstart:i])
+		}
+	}
+	return b.String(), known
+}
+
+// libpqKeywords are the connection keywords a keyword/value string is
+// most often written with.
+var libpqKeywords = map[string]bool{"host": true, "hostaddr": true, "port": true, "dbname": true,
+	"user": true, "password": true, "passfile": true, "sslmode": true, "service": true,
+	"connect_timeout": true, "options": true, "application_name": true}

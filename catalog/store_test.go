@@ -88,3 +88,41 @@ func FuzzRedactURL(f *testing.F) {
 		}
 	})
 }
+
+func TestRedactConninfo(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"host=/tmp password=hunter22 dbname=flow", "host=/tmp password=[password] dbname=flow", true},
+		{"password = 'a b\\' c' user=me", "password = [password] user=me", true},
+		{"PASSWORD=hunter22", "PASSWORD=[password]", true},
+		{"password='unterminated", "password=[password]", true},
+		{"a=b.yaml", "a=b.yaml", false},
+		{"flow.yaml", "flow.yaml", false},
+		{"x y=", "x y=", false},
+	} {
+		got, ok := redactConninfo(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("redactConninfo(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// FuzzRedactConninfo: never panics, and a bare password value is never
+// kept.
+func FuzzRedactConninfo(f *testing.F) {
+	f.Add("host=/tmp user=me", "hunter22")
+	f.Add("dbname = 'a b'", "s3cret")
+	f.Fuzz(func(t *testing.T, prefix, pw string) {
+		redactConninfo(prefix + pw) // any text: no panic
+		if len(pw) < 3 || strings.ContainsAny(pw, " \t\r\n'\\=") || strings.Contains(prefix, pw) ||
+			strings.ContainsAny(prefix, "'\\") {
+			return
+		}
+		got, _ := redactConninfo(prefix + " password=" + pw)
+		if strings.Contains(got, pw) {
+			t.Errorf("redactConninfo keeps %q: %q", pw, got)
+		}
+	})
+}

@@ -36,6 +36,12 @@ var PageRows = 10000
 // holds the password.
 func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 	secrets := catalog.URLSecrets(url)
+	// The scheme is case-insensitive (RFC 3986) and catalog.IsDBURL says
+	// so; pgconn only takes it in lower case and reads any other spelling
+	// as an empty keyword/value string: its defaults, another server.
+	if scheme, rest, ok := strings.Cut(url, "://"); ok {
+		url = strings.ToLower(scheme) + "://" + rest
+	}
 	cfg, err := pgconn.ParseConfig(url)
 	if err != nil {
 		return nil, errors.New(catalog.Scrub(unwrapParse(err), secrets...))

@@ -149,3 +149,48 @@ func bystander(t *testing.T, ref, link string) {
 		t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
 }
+
+// A URL scheme is case-insensitive (RFC 3986), and schedtool takes
+// POSTGRES:// as a database PATH; the driver used to read such a URL as
+// an empty keyword/value string and connect to its defaults (the local
+// socket, as the login user) instead of the URL's host: another server.
+func TestDatabaseURLSchemeCase(t *testing.T) {
+	host := filepath.Join(t.TempDir(), "no-server-here")
+	for _, scheme := range []string{"POSTGRES", "PostgreSQL"} {
+		url := scheme + "://someone:Case-Secret-41@/somedb?host=" + host + "&port=5"
+		r := schedtool(t, "", "census", url)
+		if r.code != 1 || !strings.Contains(r.stderr, host) || strings.Contains(r.stderr, "/var/run/postgresql") {
+			t.Errorf("%s: exit %d; the URL's host %s is not the one dialled:\n%s", scheme, r.code, host, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "Case-Secret-41") {
+			t.Errorf("%s: the password is in the output:\n%s", scheme, r.stderr)
+		}
+	}
+}
+
+// A PATH that does not exist is named in the error; when it is a
+// connection string written another way (libpq's keyword/value form, a
+// misspelt scheme), its password used to be printed with it.
+func TestMissingPathHidesPassword(t *testing.T) {
+	for _, tc := range []struct{ path, want string }{
+		{"host=/tmp port=5432 dbname=flow user=me password=Kv-Secret-1", "keyword/value"},
+		{"host=/tmp password='Kv Secret 2' dbname=flow", "keyword/value"},
+		{"dbname=flow PASSWORD = Kv-Secret-3", "keyword/value"},
+		{"pg://me:Url-Secret-4@db.example.com/flow", "no such file"},
+		{"postgress://me:Url-Secret-5@db.example.com/flow?sslmode=require", "no such file"},
+		{"http://db.example.com/flow?password=Url-Secret-6", "no such file"},
+	} {
+		for _, cmd := range []string{"census", "validate", "migrate"} {
+			r := schedtool(t, "", cmd, tc.path)
+			if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("%s %q: exit %d, want 1 and %q\n%s", cmd, tc.path, r.code, tc.want, r.stderr)
+			}
+			for _, s := range []string{"Kv-Secret", "Kv Secret", "Url-Secret"} {
+				if strings.Contains(r.stdout+r.stderr, s) {
+					t.Errorf("%s %q: the password is in the output:\n%s", cmd, tc.path, r.stderr)
+				}
+			}
+		}
+	}
+
+}
