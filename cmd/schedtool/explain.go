@@ -124,7 +124,14 @@ func (o *explainOptions) Run() error {
 		return err
 	}
 	if found == nil {
-		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(o.paths, ", "))
+		shown := make([]string, len(o.paths))
+		for i, p := range o.paths {
+			shown[i] = p
+			if catalog.IsDBURL(p) {
+				shown[i] = catalog.RedactURL(p) // never the password
+			}
+		}
+		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(shown, ", "))
 		if near := explain.Closest(o.name, names); len(near) > 0 {
 			msg += "; closest: " + strings.Join(near, ", ")
 		}

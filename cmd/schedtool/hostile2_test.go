@@ -194,3 +194,21 @@ func TestMissingPathHidesPassword(t *testing.T) {
 	}
 
 }
+
+// explain NAME over a database that has no such task used to name the
+// database PATH as given, password and all, in its error.
+func TestExplainMissingTaskHidesPassword(t *testing.T) {
+	db, _ := pgFixture(t, 20)
+	for _, args := range [][]string{
+		{"explain", "no/such/task", db.BypassURL},
+		{"explain", "-o", "json", "no/such/task", db.BypassURL},
+	} {
+		r := schedtool(t, "", args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "no materialization no/such/task in "+displayName(db.BypassURL)) {
+			t.Errorf("%v: exit %d\n%s", args[:len(args)-1], r.code, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
+			t.Errorf("%v: the password is in the output:\n%s", args[:len(args)-1], r.stderr)
+		}
+	}
+}
