@@ -5,6 +5,7 @@
 package catalog
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -153,7 +154,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		if IsRawRows(head[:n]) {
 			in.Dump, in.Raw = filepath.Clean(arg), true
-		} else if IsDumpPath(arg) {
+		} else if IsDumpPath(arg) || st.Mode().IsRegular() && firstLineIsRow(arg, head[:n], opts.MaxRowSize) {
 			in.Dump = filepath.Clean(arg)
 		} else {
 			in.Sources = []string{filepath.Clean(arg)}
@@ -169,7 +170,50 @@ func IsDumpPath(p string) bool {
 	return ext == ".ndjson" || ext == ".jsonl"
 }
 
+// firstLineIsRow reports whether a file not named as a dump holds one
+// anyway: its first line is a live_specs row (a one-row dump saved as
+// .json, a dump under another name). Read as a catalog source, such a
+// file is a catalog with no materializations: a false zero.
+func firstLineIsRow(path string, head []byte, maxRow int) bool {
+	h := bytes.TrimLeft(bytes.TrimPrefix(head, bom), " \t\r\n")
+	if len(h) == 0 || h[0] != '{' {
+		return false // not JSON: a YAML source is not read twice
+	}
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return false // said when the file is read as a source
+	}
+	defer f.Close()
+	if maxRow <= 0 {
+		maxRow = 64 << 20
+	}
+	line, err := bufio.NewReader(io.LimitReader(f, int64(maxRow)+1)).ReadSlice('\n')
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return false
+	}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		// A first line longer than the buffer: read it whole, up to the
+		// row limit.
+		f.Seek(0, io.SeekStart)
+		b, _ := io.ReadAll(io.LimitReader(f, int64(maxRow)+1))
+		line, _, _ = bytes.Cut(b, []byte("\n"))
+	}
+	return looksLikeDump(line)
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// skipBOM drops a UTF-8 byte order mark at the start of a dump.
+func skipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		br.Discard(len(bom))
+	}
+	return br
+}
+
 func looksLikeDump(b []byte) bool {
+	b = bytes.TrimPrefix(b, bom)
 	line, _, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -634,7 +678,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			if in.Raw {
 				return NewRawRows(r)
 			}
-			return r
+			return skipBOM(r)
 		}
 		if in.Dump == "-" {
 			// Standard input is not empty (Inputs refused that), but a

@@ -212,3 +212,48 @@ func TestExplainMissingTaskHidesPassword(t *testing.T) {
 		}
 	}
 }
+
+// A dump that starts with a UTF-8 byte order mark (as Windows tools
+// write), or a one-row dump saved under a .json name, used to be read as
+// a catalog source with no materializations: zero tasks, and the removal
+// gate passed. The mark is skipped as for flowctl raw get output, and a
+// file whose first line is a live_specs row is read as a dump.
+func TestDumpWithBOMOrJSONName(t *testing.T) {
+	const row = `{"catalog_name":"acmeCo/a","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}`
+	const other = `{"catalog_name":"acmeCo/c","spec_type":"collection","spec":{}}`
+	dir := t.TempDir()
+	files := map[string]string{
+		"bom.ndjson":  "\ufeff" + row + "\n",
+		"bom2.ndjson": "\ufeff" + row + "\n" + other + "\n",
+		"one.json":    row + "\n",
+		"rows.json":   row + "\n" + other + "\n",
+		"bom.json":    "\ufeff" + row + "\n",
+		"dump.txt":    row,
+	}
+	writeFiles(t, dir, files)
+	for name, content := range files {
+		for _, args := range [][]string{
+			{"census", "--fail-if-remaining", name},
+			{"census", "--fail-if-remaining", "-"},
+		} {
+			stdin := ""
+			if args[len(args)-1] == "-" {
+				stdin = content
+			}
+			r := schedtoolStdin(t, dir, stdin, args...)
+			if r.code != 2 || !strings.Contains(r.stdout, "1 task on scheduling images") || !strings.Contains(r.stdout, " 0 unreadable inputs") {
+				t.Errorf("%s %v: exit %d, want 2 with the task read\n%s%s", name, args, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+	// The migrated tree of a BOM dump is written as any other.
+	r := schedtoolIn(t, dir, "migrate", "--out", "tree", "bom.json")
+	if r.code != 0 || !strings.Contains(string(mustRead(t, filepath.Join(dir, "tree", "acmeCo", "a", "flow.yaml"))), `"expectPubId":"0102030405060708"`) {
+		t.Errorf("migrate --out tree bom.json: exit %d\n%s", r.code, r.stderr)
+	}
+	// A JSON catalog source is still a source.
+	writeFiles(t, dir, map[string]string{"flow.json": `{"materializations":{"acmeCo/b":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}}`})
+	if r := schedtoolIn(t, dir, "migrate", "flow.json"); r.code != 2 || !strings.Contains(r.stdout, "+++ b/flow.json") {
+		t.Errorf("migrate flow.json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
