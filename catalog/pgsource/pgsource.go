@@ -176,6 +176,12 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 		if why := rlsCause(ctx, conn); why != "" {
 			return errors.New(why)
 		}
+		// No rows at all is no more zero tasks than an empty dump is
+		// (SPEC 8). A selector that picks nothing is said by the caller,
+		// which names it.
+		if sel.IsZero() {
+			return errors.New("read no rows from public.live_specs: it holds no materialization (spec_type 'materialization' with a spec); no rows is an error, not zero tasks: check that the URL names the control plane's database")
+		}
 	}
 	if err := exec(ctx, conn, "COMMIT"); err != nil {
 		return err

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"schedtool/catalog/pgsource/pgtest"
 )
 
 // Regression tests from a hostile pass over migrate (issue 10).
@@ -255,5 +258,36 @@ func TestDumpWithBOMOrJSONName(t *testing.T) {
 	writeFiles(t, dir, map[string]string{"flow.json": `{"materializations":{"acmeCo/b":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}}`})
 	if r := schedtoolIn(t, dir, "migrate", "flow.json"); r.code != 2 || !strings.Contains(r.stdout, "+++ b/flow.json") {
 		t.Errorf("migrate flow.json: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A database whose live_specs holds no materialization (the wrong
+// database, a restored table without rows) used to give zero tasks and
+// pass the removal gate when the role bypasses row-level security; an
+// empty dump, and the same read by a role without BYPASSRLS, already
+// failed (SPEC 8: a PostgreSQL source that returns no rows fails the gate).
+func TestPostgresNoMaterializationRows(t *testing.T) {
+	db := pgtest.Require(t)
+	rows := `{"catalog_name":"acmeCo/orders","spec_type":"collection","last_pub_id":"0f1e2d3c4b5a6978","spec":{"key":["/id"]}}` + "\n" + deletedRow
+	if _, err := db.Load(context.Background(), strings.NewReader(rows)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"census", "--fail-if-remaining", db.BypassURL},
+		{"census", "--fail-if-remaining", "-o", "json", db.BypassURL},
+		{"validate", db.BypassURL},
+		{"migrate", db.BypassURL},
+	} {
+		r := schedtool(t, "", args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "read no rows from public.live_specs") || strings.Contains(r.stderr, "row-level security") {
+			t.Errorf("%v: exit %d, want 1\n%s%s", args[:len(args)-1], r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
+			t.Errorf("%v: the password is in the output", args[:len(args)-1])
+		}
+	}
+	// A selector that picks nothing is still told as the selector's fault.
+	if r := schedtool(t, "", "census", "--prefix", "acmeCo/", db.BypassURL); r.code != 1 || !strings.Contains(r.stderr, "--prefix acmeCo/ selects no materialization") {
+		t.Errorf("census --prefix: exit %d\n%s", r.code, r.stderr)
 	}
 }
