@@ -295,7 +295,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	if !bytes.Contains(row, materializationMark) {
 		// Not a materialization: check that it is a JSON object with a
 		// spec_type string, building nothing else.
-		doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, onlySpecType, arena)
+		doc, err := tree.ParseJSONAt(file, row, line-1, opts.Limits, onlySpecType, arena)
 		if err != nil {
 			return badSyntax(rr, file, line, err)
 		}
@@ -314,7 +314,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		}
 		// "materialization" spelled with JSON escapes: read it whole.
 	}
-	doc, err := tree.ParseJSONSkipping(file, row, opts.Limits, skip, arena)
+	doc, err := tree.ParseJSONAt(file, row, line-1, opts.Limits, skip, arena)
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}

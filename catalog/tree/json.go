@@ -52,7 +52,14 @@ type Skip func(path []string, key string) bool
 // document with a syntax error there still fails. With an arena, nodes
 // come from it (see Arena for what that implies).
 func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
-	d := &Doc{File: file, Src: src, Format: JSON}
+	return ParseJSONAt(file, src, 0, lim, skip, arena)
+}
+
+// ParseJSONAt is ParseJSONSkipping for text that starts at line
+// lineBase+1 of its file (a row of a dump): the document's LineBase, and
+// the lines its errors give, messages included.
+func ParseJSONAt(file string, src []byte, lineBase int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
+	d := &Doc{File: file, Src: src, Format: JSON, LineBase: lineBase}
 	if arena == nil {
 		arena = &Arena{}
 	}

@@ -291,3 +291,24 @@ func TestPostgresNoMaterializationRows(t *testing.T) {
 		t.Errorf("census --prefix: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A duplicate key in a dump row said "(first at line 1)", the line inside
+// the row, whatever line of the dump the row is on.
+func TestDumpDuplicateKeyLine(t *testing.T) {
+	const row = `{"catalog_name":"acmeCo/%d","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}},"bindings":[]}}`
+	dump := strings.Join([]string{
+		strings.Replace(row, "%d", "a", 1),
+		"",
+		strings.Replace(row, "%d", "b", 1),
+		strings.Replace(strings.Replace(row, "%d", "c", 1), `"bindings":[]`, `"bindings":[],"bindings":[]`, 1),
+		strings.Replace(strings.Replace(row, "%d", "d", 1), `"spec_type":"materialization",`, `"spec_type":"materialization","catalog_name":"x",`, 1),
+	}, "\n") + "\n"
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"live.ndjson": dump})
+	r := schedtoolIn(t, dir, "census", "live.ndjson")
+	for _, want := range []string{`live.ndjson:4:`, `duplicate key "bindings" (first at line 4)`, `live.ndjson:5:`, `duplicate key "catalog_name" (first at line 5)`} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("census does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+}
