@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -113,7 +114,23 @@ func Valid(b []byte, lim Limits) bool {
 
 func (p *jsonParser) errf(format string, args ...any) error {
 	line, col := p.doc.LineCol(p.pos)
-	return &SyntaxError{File: p.doc.File, Line: line + p.doc.LineBase, Col: col, Msg: fmt.Sprintf(format, args...)}
+	return &SyntaxError{File: p.doc.File, Line: line + p.doc.LineBase, Col: col, Msg: sprintf(format, args...)}
+}
+
+// sprintf is fmt.Sprintf, without its cost for the messages of most
+// errors (no verb, or one %s of a string): a dump of garbage lines has
+// one per row.
+func sprintf(format string, args ...any) string {
+	i := strings.IndexByte(format, '%')
+	switch {
+	case i < 0 && len(args) == 0:
+		return format
+	case i >= 0 && len(args) == 1 && strings.HasPrefix(format[i:], "%s") && strings.IndexByte(format[i+2:], '%') < 0:
+		if s, ok := args[0].(string); ok {
+			return format[:i] + s + format[i+2:]
+		}
+	}
+	return fmt.Sprintf(format, args...)
 }
 
 func (p *jsonParser) what() string {
