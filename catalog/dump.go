@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"schedtool/catalog/tree"
 	"schedtool/finding"
@@ -31,9 +32,13 @@ type DumpOptions struct {
 	ConfigKeys []string
 	// Lean reads only what validate and census look at: catalog_name,
 	// spec_type, and the spec's shards, syncSchedule and endpoint.
-	Lean      bool
-	Workers   int // 0: one per core
-	BatchRows int // 0: 256
+	Lean    bool
+	Workers int // 0: one per core
+	// BatchRows is the most rows a batch holds (0: 2048); tests set it.
+	BatchRows int
+	// inFlight, if set, sees the number of batches sent and not yet
+	// emitted each time one is sent (tests check the bound).
+	inFlight func(int)
 }
 
 type batch struct {
@@ -41,9 +46,22 @@ type batch struct {
 	first   int    // line number of the first row
 	buf     []byte // whole lines, each ending in '\n' (but maybe the last at EOF)
 	tooLong bool   // buf is empty: one line longer than the limit was dropped
+	blk     *block // the block buf is part of (nil: buf is its own)
+}
+
+// block is a buffer of the free pool shared by the batches cut from it:
+// it goes back to the pool when the last of them is done.
+type block struct {
+	buf  []byte
+	refs atomic.Int32
 }
 
 const blockSize = 256 << 10
+
+// batchRows is the most rows a batch holds: a block of tiny rows (131,072
+// lines of "x") is cut into batches of at most this many, so that the
+// results of a batch stay small whatever the row size.
+const batchRows = 2048
 
 // ScanDump reads a dump as a stream, decoding rows in parallel. process
 // runs on the workers, one call per row; the row's materialization and its
@@ -91,14 +109,29 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 	if maxRow <= 0 {
 		maxRow = 64 << 20
 	}
+	rowsPer := opts.BatchRows
+	if rowsPer <= 0 {
+		rowsPer = batchRows
+	}
 	type result struct {
 		seq int
 		out []T
 	}
+	// The pool of blocks: each is in free, read into by the reader, or
+	// shared by batches in flight. A buffer grown past blockSize for a
+	// long line is not the pool's (its block goes back when it grows).
 	free := make(chan []byte, 2*workers+2)
 	for i := 0; i < cap(free); i++ {
 		free <- make([]byte, 0, blockSize)
 	}
+	release := func(bl *block) {
+		if bl != nil && bl.refs.Add(-1) == 0 {
+			free <- bl.buf[:0]
+		}
+	}
+	// A token per batch sent and not yet emitted: the results waiting in
+	// the reorder buffer for a slow earlier batch are bounded by it.
+	tokens := make(chan struct{}, maxInFlight(workers))
 	jobs := make(chan *batch, workers)
 	results := make(chan result, workers)
 	var wg sync.WaitGroup
@@ -126,9 +159,7 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 					out = append(out, process(wk, line, row))
 				}
 				rows = len(out)
-				if cap(b.buf) == blockSize {
-					free <- b.buf[:0]
-				}
+				release(b.blk)
 				results <- result{b.seq, out}
 			}
 		}()
@@ -137,15 +168,57 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 	go func() {
 		defer close(jobs)
 		seq, line := 0, 1
-		send := func(b *batch) {
+		post := func(b *batch) {
+			tokens <- struct{}{}
+			if opts.inFlight != nil {
+				opts.inFlight(len(tokens))
+			}
 			b.seq, b.first = seq, line
 			seq++
-			if b.tooLong {
-				line++
-			} else {
-				line += bytes.Count(b.buf, []byte("\n"))
-			}
 			jobs <- b
+		}
+		// send sends whole lines (or a dropped long line) as batches of
+		// at most rowsPer rows.
+		send := func(b *batch) {
+			if b.tooLong {
+				post(b)
+				line++
+				return
+			}
+			var bl *block
+			if cap(b.buf) == blockSize {
+				bl = &block{buf: b.buf}
+				bl.refs.Store(1) // the reader's, while it cuts
+			}
+			for rest := b.buf; len(rest) > 0; {
+				end, n := 0, 0
+				for n < rowsPer {
+					i := bytes.IndexByte(rest[end:], '\n')
+					if i < 0 {
+						end = len(rest)
+						break
+					}
+					end += i + 1
+					n++
+				}
+				if bl != nil {
+					bl.refs.Add(1)
+				}
+				post(&batch{buf: rest[:end:end], blk: bl})
+				line += n
+				rest = rest[end:]
+			}
+			release(bl)
+		}
+		// take copies data into a block of the pool, or into a buffer of
+		// its own when it does not fit.
+		take := func(data []byte) []byte {
+			b := <-free
+			if len(data) > cap(b) {
+				free <- b
+				return append([]byte(nil), data...)
+			}
+			return append(b[:0], data...)
 		}
 		pending := <-free
 		discarding := false // inside a line longer than the limit
@@ -153,6 +226,9 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			if len(pending) == cap(pending) {
 				grown := make([]byte, len(pending), 2*cap(pending))
 				copy(grown, pending)
+				if cap(pending) == blockSize {
+					free <- pending[:0]
+				}
 				pending = grown
 			}
 			n, err := r.Read(pending[len(pending):cap(pending)])
@@ -193,8 +269,7 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 					end = last + 1
 				}
 				if over > 0 {
-					head := append((<-free)[:0], pending[:over]...)
-					send(&batch{buf: head})
+					send(&batch{buf: take(pending[:over])})
 				}
 				send(&batch{tooLong: true})
 				pending = append(pending[:0], pending[end:]...)
@@ -206,10 +281,12 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 					break
 				}
 			}
-			next := <-free
-			next = append(next[:0], pending[last+1:]...)
+			next := take(pending[last+1:])
 			send(&batch{buf: pending[:last+1]})
 			pending = next
+		}
+		if cap(pending) == blockSize {
+			free <- pending[:0]
 		}
 	}()
 	go func() { wg.Wait(); close(results) }()
@@ -226,11 +303,17 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			for _, x := range out {
 				emit(x)
 			}
+			<-tokens
 			next++
 		}
 	}
 	return readErr
 }
+
+// maxInFlight is how many batches ScanDumpRaw has sent and not yet
+// emitted at most: with batchRows rows a batch, it bounds the results
+// held whatever the size of the rows.
+func maxInFlight(workers int) int { return 2*workers + 2 }
 
 // longLine returns the offset of the first line in b longer than max, or -1.
 func longLine(b []byte, max int) int {
@@ -412,10 +495,17 @@ func RowParser(opts DumpOptions) func(file string, src []byte) (*tree.Doc, error
 }
 
 func badSyntax(rr RowResult, file string, line int, err error) RowResult {
-	var se *tree.SyntaxError
-	col, msg := 1, err.Error()
-	if errors.As(err, &se) {
+	// Not err.Error() first: it formats the whole message, once per row
+	// of a garbage dump.
+	col, msg := 1, ""
+	se, ok := err.(*tree.SyntaxError)
+	if !ok {
+		ok = errors.As(err, &se)
+	}
+	if ok {
 		col, msg = se.Col, se.Msg
+	} else {
+		msg = err.Error()
 	}
 	rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
 		Pos: finding.Position{File: file, Line: line, Column: col}, Message: "row does not parse: " + msg}
