@@ -3,9 +3,12 @@ package catalog
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -118,5 +121,101 @@ func TestScanDumpOrder(t *testing.T) {
 		if g.Line != i+1 || g.Task != fmt.Sprintf("a/%d", i) {
 			t.Fatalf("row %d: %+v", i, g)
 		}
+	}
+}
+
+// Rows longer than a block each grow the reader's buffer; the block they
+// grew from goes back to the pool, so any number of them is read (more
+// than the pool's 2*workers+2 once hung the reader).
+func TestScanDumpManyRowsBeyondABlock(t *testing.T) {
+	huge := `{"spec_type":"capture","x":"` + strings.Repeat("z", blockSize+blockSize/2) + `"}`
+	n := 4*maxInFlight(runtime.GOMAXPROCS(0)) + 3
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString(huge + "\n")
+		if i%3 == 0 {
+			b.WriteString(matRow(fmt.Sprintf("a/%d", i)) + "\n")
+		}
+	}
+	done := make(chan []rowSeen)
+	go func() { done <- scan(t, strings.NewReader(b.String()), 1<<20) }()
+	select {
+	case got := <-done:
+		if want := n + (n+2)/3; len(got) != want {
+			t.Fatalf("%d rows seen, want %d", len(got), want)
+		}
+		for i, g := range got {
+			if g.Line != i+1 || g.Problem != "" {
+				t.Fatalf("row %d: %+v", i+1, g)
+			}
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the reader hangs")
+	}
+}
+
+// Whatever the row size, the results held at once (processed, not yet
+// emitted) are bounded by the batches in flight times the rows a batch
+// holds, even while the first batch is slow and the rest wait for it.
+func TestScanDumpResultsInFlightBounded(t *testing.T) {
+	const workers, per = 2, 4
+	bound := maxInFlight(workers) * per
+	for _, tc := range []struct {
+		name string
+		row  string
+	}{
+		{"garbage", "x"},
+		{"blank", ""},
+		{"rows", matRow("a/b")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 50 * bound
+			in := strings.Repeat(tc.row+"\n", n)
+			var held, most atomic.Int64
+			release := make(chan struct{})
+			maxTokens := 0
+			opts := DumpOptions{Options: DefaultOptions(), Workers: workers, BatchRows: per,
+				inFlight: func(k int) { maxTokens = max(maxTokens, k) }}
+			lines := 0
+			err := ScanDumpRaw(strings.NewReader(in), "d.ndjson", opts, func(w *Worker, line int, row []byte) int {
+				if line == 1 {
+					// Hold the first batch until the others have filled
+					// every other place in flight (or run out).
+					<-release
+				}
+				for h := held.Add(1); ; {
+					m := most.Load()
+					if h <= m || most.CompareAndSwap(m, h) {
+						break
+					}
+				}
+				if line != 1 && held.Load() >= int64(bound-per) {
+					select {
+					case <-release:
+					default:
+						close(release)
+					}
+				}
+				return line
+			}, func(line int) {
+				held.Add(-1)
+				lines++
+				if line != lines {
+					t.Fatalf("row %d emitted as line %d", lines, line)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines != n {
+				t.Fatalf("%d rows emitted, want %d", lines, n)
+			}
+			if m := most.Load(); m > int64(bound) {
+				t.Errorf("%d results held at once, want at most %d", m, bound)
+			}
+			if maxTokens > maxInFlight(workers) {
+				t.Errorf("%d batches in flight, want at most %d", maxTokens, maxInFlight(workers))
+			}
+		})
 	}
 }

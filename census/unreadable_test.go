@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 
 	"schedtool/catalog"
 	"schedtool/plan"
@@ -88,10 +91,11 @@ func TestUnreadableListCapped(t *testing.T) {
 // garbage dump grow with the rows read (a few per row, reused), not with
 // what is kept. B/op divided by rows is the figure to watch.
 func BenchmarkUnreadableRows(b *testing.B) {
-	for _, n := range []int{100_000, 200_000, 400_000} {
+	for _, n := range []int{100_000, 400_000, 1_600_000} {
 		in := garbageDump(b, n)
 		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			peak := peakHeap()
 			for i := 0; i < b.N; i++ {
 				var rows []Row
 				c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
@@ -99,6 +103,33 @@ func BenchmarkUnreadableRows(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/row")
 		})
 	}
+}
+
+// peakHeap samples the heap in use every millisecond until the function
+// it returns is called, which returns the most seen: it stays flat as
+// the rows of a dump grow when memory does not grow with them.
+func peakHeap() func() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var most uint64
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(s)
+			most = max(most, s[0].Value.Uint64())
+			select {
+			case <-stop:
+				done <- most
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
 }
