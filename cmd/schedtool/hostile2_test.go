@@ -312,3 +312,32 @@ func TestDumpDuplicateKeyLine(t *testing.T) {
 		}
 	}
 }
+
+// An empty --out (an unset variable in a script) was taken as no --out:
+// a dry run, and with --write the inputs were changed in place although
+// --write and --out exclude each other. An empty --resolve was no
+// --resolve.
+func TestMigrateEmptyFlagValues(t *testing.T) {
+	src := `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint: {connector: {image: "ghcr.io/estuary/materialize-snowflake:v4", config: {syncSchedule: {syncFrequency: 1h}}}}
+    bindings: []
+`
+	for _, args := range [][]string{
+		{"migrate", "--write", "--out", "", "flow.yaml"},
+		{"migrate", "--out", "", "flow.yaml"},
+		{"migrate", "--out", " ", "flow.yaml"},
+		{"migrate", "--resolve", "", "flow.yaml"},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"flow.yaml": src})
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 1 {
+			t.Errorf("%q: exit %d, want 1\n%s", args, r.code, r.stderr)
+		}
+		if b := mustRead(t, filepath.Join(dir, "flow.yaml")); string(b) != src {
+			t.Errorf("%q: the input was changed:\n%s", args, b)
+		}
+	}
+}

@@ -34,6 +34,7 @@ type migrateOptions struct {
 	limit         int
 	enableV2      bool
 	limitSet      func() bool
+	changed       func(flag string) bool
 
 	paths    []string
 	inputs   []catalog.Input
@@ -127,6 +128,7 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
 	o.limitSet = func() bool { return f.Changed("limit") }
+	o.changed = f.Changed
 	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
 	return cmd
 }
@@ -158,6 +160,14 @@ func (o *migrateOptions) Validate() error {
 	case "preserve", "drop":
 	default:
 		return &usageError{fmt.Sprintf("--absent %q: must be preserve or drop", o.absent)}
+	}
+	// An empty --out (an unset shell variable) is not "no --out": with
+	// --write it would change the inputs in place.
+	if o.changed != nil && o.changed("out") && strings.TrimSpace(o.out) == "" {
+		return &usageError{"--out: an empty path names nothing; give a directory or a .ndjson file"}
+	}
+	if o.changed != nil && o.changed("resolve") && o.resolve == "" {
+		return &usageError{`--resolve "": must be model or connector`}
 	}
 	switch o.resolve {
 	case "", "model", "connector":
