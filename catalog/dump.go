@@ -385,6 +385,10 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		if doc.Root.Kind != tree.Object {
 			return bad(1, "", "row is not a JSON object")
 		}
+		if deletedRow(doc.Root) {
+			rr.SpecType = "other"
+			return rr
+		}
 		typ, ok := doc.Root.Get("spec_type").Str()
 		switch {
 		case !ok:
@@ -405,6 +409,10 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	root := doc.Root
 	if root.Kind != tree.Object {
 		return bad(1, "", "row is not a JSON object")
+	}
+	if deletedRow(root) {
+		rr.SpecType = "other"
+		return rr // a deleted spec, not a task
 	}
 	st := root.Get("spec_type")
 	typ, ok := st.Str()
@@ -456,6 +464,23 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	}
 	rr.Mat = m
 	return rr
+}
+
+// deletedRow reports whether a row is a deleted spec as live_specs keeps
+// one (SPEC 2, 12): spec null, and spec_type null (Flow's table constraint
+// nulls both) or one of the known types. A null spec_type with a spec, or
+// a missing spec_type, stays unreadable.
+func deletedRow(root *tree.Node) bool {
+	sp := root.Get("spec")
+	st := root.Get("spec_type")
+	if sp == nil || sp.Kind != tree.Null || st == nil {
+		return false
+	}
+	if st.Kind == tree.Null {
+		return true
+	}
+	typ, ok := st.Str()
+	return ok && KnownSpecType(typ)
 }
 
 // KnownSpecType reports whether typ is one of the values of Flow's
