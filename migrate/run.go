@@ -539,6 +539,11 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 	}
 	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	// A catalog name is one row of live_specs: a dump holding it twice
+	// (two exports concatenated) would give two migrated rows for one
+	// task. The publishable tree refuses the second when it writes; the
+	// diff and the rows file refuse it here.
+	first := map[string]string{}
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		header := false
 		rows := 0
@@ -552,6 +557,16 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			}
 			if pub != nil && row.New != nil && row.Task != nil {
 				r.publish(pub, name, row)
+			}
+			if pub == nil && row.New != nil && row.Task != nil {
+				at := fmt.Sprintf("%s:%d", name, row.Line)
+				if prev, dup := first[row.Task.Task]; dup {
+					r.sum.Refused++
+					fmt.Fprintf(r.errw, "schedtool: %s: %s: not changed: the catalog name appears twice (first at %s); a dump holds one row per task\n", report.Escape(at), report.Escape(row.Task.Task), report.Escape(prev))
+					r.task(row.Task)
+					return
+				}
+				first[row.Task.Task] = at
 			}
 			if row.Task != nil {
 				r.task(row.Task)

@@ -379,3 +379,31 @@ func TestDumpDeletedRowsSkipped(t *testing.T) {
 		}
 	}
 }
+
+// A dump holding a catalog name twice (two exports concatenated) gave two
+// migrated rows for one task in the diff and in --out FILE, with two
+// expectPubIds; the publishable tree already refused the second. Every
+// output now refuses it (exit 1, as the tree).
+func TestDumpDuplicateNameRefused(t *testing.T) {
+	const row = `{"catalog_name":"acmeCo/a","spec_type":"materialization","last_pub_id":"%s","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}`
+	dump := strings.Replace(row, "%s", "0102030405060708", 1) + "\n" + strings.Replace(row, "%s", "0102030405060709", 1) + "\n"
+	for _, args := range [][]string{
+		{"migrate", "live.ndjson"},
+		{"migrate", "-o", "json", "live.ndjson"},
+		{"migrate", "--out", "rows.ndjson", "live.ndjson"},
+		{"migrate", "--out", "tree", "live.ndjson"},
+	} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"live.ndjson": dump})
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "appears twice") {
+			t.Errorf("%q: exit %d, want 1 and the duplicate said\n%s", args, r.code, r.stderr)
+		}
+		if n := strings.Count(r.stdout, `"expectPubId":"0102030405060709"`); n != 0 {
+			t.Errorf("%q: the second row was migrated too:\n%s", args, r.stdout)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "rows.ndjson")); err == nil && strings.Count(string(b), "\n") != 1 {
+			t.Errorf("%q: rows written:\n%s", args, b)
+		}
+	}
+}
