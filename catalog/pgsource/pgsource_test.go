@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestQuery(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sql, args := pgsource.Query(tc.sel, "acme/x", 7)
-			want := `SELECT catalog_name::text, replace(last_pub_id::text, ':', ''), connector_image_name, connector_image_tag, spec::text
+			want := `SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag, spec::text
 FROM public.live_specs
 WHERE spec_type = 'materialization' AND spec IS NOT NULL AND catalog_name::text ~>~ $1` + tc.where + `
 ORDER BY catalog_name::text USING ~<~
@@ -263,5 +264,41 @@ func TestErrorsHideThePassword(t *testing.T) {
 				t.Errorf("error %q shows the password", err)
 			}
 		})
+	}
+}
+
+// Rows larger than the writer's buffer (256 KiB) and than the spare
+// buffer kept for them (4 MiB) come through whole, between ordinary rows.
+func TestLargeRows(t *testing.T) {
+	db, dump := load(t, 300)
+	all := materializations(t, dump)
+	sizes := map[string]int{all[5].Name: 300 << 10, all[6].Name: 5 << 20, all[40].Name: 1 << 20}
+	for name, n := range sizes {
+		if err := pgtest.Exec(context.Background(), db.SuperURL, `UPDATE live_specs SET spec = json_build_object('pad', repeat('x', `+strconv.Itoa(n)+`), 'endpoint', spec->'endpoint') WHERE catalog_name = '`+name+`'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := readAll(t, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) {
+		t.Fatalf("read %d rows, want %d", len(got), len(all))
+	}
+	for i, g := range got {
+		if g.Name != all[i].Name {
+			t.Fatalf("row %d: %s, want %s", i+1, g.Name, all[i].Name)
+		}
+		n, large := sizes[g.Name]
+		switch {
+		case large && (len(g.Spec) < n || !bytes.Contains(g.Spec, []byte(`"endpoint"`))):
+			t.Errorf("row %s: spec of %d bytes, want over %d with its endpoint", g.Name, len(g.Spec), n)
+		case !large && !bytes.Equal(g.Spec, all[i].Spec) && g.Name != "acmeCo/pretty/materialize-snowflake":
+			t.Errorf("row %s: spec bytes changed", g.Name)
+		}
 	}
 }
