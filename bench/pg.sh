@@ -8,6 +8,8 @@
 # the server's own memory is not in it).
 #
 #   bench/pg.sh [ROWS]     # default 200000 rows, best of 3 (RUNS=1: one each)
+#   BEFORE=old/schedtool bench/pg.sh   # also times census from PostgreSQL
+#                                      # with another build, in the same run
 #
 # Uses the server of $SCHEDTOOL_TEST_PG, or starts a throwaway one with
 # scripts/pg-test-cluster (and stops it at the end).
@@ -68,6 +70,9 @@ GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 results=$(
   measure "census -o json, dump" "$out/schedtool" census -o json "$dump"
   measure "census -o json, PostgreSQL" "$out/schedtool" census -o json "$url"
+  if [ -n "${BEFORE:-}" ]; then
+    measure "same, BEFORE build" "$BEFORE" census -o json "$url"
+  fi
   measure "SQL partial census (psql)" psql -X -q -A -t "$super" -c "$sql"
 )
 groups=$(wc -l < "$out/last.txt")
