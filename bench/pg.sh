@@ -43,19 +43,7 @@ super=$(echo "$SCHEDTOOL_TEST_PG" | sed "s|/postgres?|/$db?|")
 # first command to read the fresh rows pays for setting their hint bits.
 psql -X -q "$super" -c 'VACUUM (FREEZE, ANALYZE) public.live_specs'
 
-# measure NAME CMD...: best wall time of $runs runs, and its peak RSS.
-measure() {
-  local name=$1; shift
-  local best="" rss=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -v -o "$out/time.txt" "$@" > "$out/last.txt" 2>"$out/stderr.txt" || { cat "$out/stderr.txt" >&2; exit 1; }
-    local wall kb
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$out/time.txt")
-    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time.txt")
-    if [ -z "$best" ] || awk "BEGIN {exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
-  done
-  echo "$name|$best|$rss"
-}
+. bench/lib.sh # measure
 
 # The jq baseline's projection, in SQL. spec is json (text), so it is cast
 # to jsonb once a row rather than re-parsed by each ->.

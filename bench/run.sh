@@ -18,19 +18,9 @@ go build -o "$out/schedtool" ./cmd/schedtool
 [ -f "$dump" ] || go run ./bench/gendump -rows "$rows" > "$dump"
 size=$(stat -c %s "$dump")
 
-# measure NAME CMD...: best wall time of $runs runs, and its peak RSS.
-measure() {
-  local name=$1; shift
-  local best="" rss=""
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -v -o "$out/time.txt" "$@" > /dev/null 2>&1 || true
-    local wall kb
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$out/time.txt")
-    kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time.txt")
-    if [ -z "$best" ] || awk "BEGIN {exit !($wall < $best)}"; then best=$wall; rss=$kb; fi
-  done
-  echo "$name $best $rss"
-}
+# migrate exits 2 while tasks need review: a result, not a failure.
+MEASURE_ANY_EXIT=1
+. bench/lib.sh # measure
 
 jqprog='select(.spec_type=="materialization")
   | [(.spec.endpoint.connector.image // "" | split(":")[0]),
@@ -50,10 +40,9 @@ results=$(
     measure "migrate --out" "$out/schedtool" migrate --force --out "$out/migrated.ndjson" "$dump"
   fi
 )
-jq_s=$(echo "$results" | awk '$1=="jq" {print $2}')
+jq_s=$(echo "$results" | awk -F'|' '$1=="jq" {print $2}')
 echo "rows: $rows, dump: $((size / 1000000)) MB, cores: $(nproc), best of $runs"
 printf '%-20s %9s %9s %12s\n' command seconds "vs jq" "peak RSS"
-echo "$results" | while read -r line; do
-  name=${line% * *}; rest=${line##"$name "}; s=${rest% *}; kb=${rest#* }
+echo "$results" | while IFS='|' read -r name s kb; do
   printf '%-20s %9.2f %8.1fx %9d MiB\n' "$name" "$s" "$(awk "BEGIN {print $jq_s / $s}")" "$((kb / 1024))"
 done
