@@ -29,6 +29,12 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 
 // snowflake is a V2 materialization on a 1h connector schedule.
 func snowflake(name, image string) string {
+	return v2Materialization(name, image, "\n          host: h\n          syncSchedule:\n            syncFrequency: 1h")
+}
+
+// v2Materialization is a V2 materialization on image whose config value
+// (following "config:") is config.
+func v2Materialization(name, image, config string) string {
 	return "  " + name + `:
     shards:
       flags:
@@ -36,10 +42,7 @@ func snowflake(name, image string) string {
     endpoint:
       connector:
         image: ` + image + `
-        config:
-          host: h
-          syncSchedule:
-            syncFrequency: 1h
+        config:` + config + `
     bindings: []
 `
 }
@@ -379,16 +382,7 @@ func TestDeletedAndDisabled(t *testing.T) {
 
 // withConfigFile is snowflake with its config in a file of its own.
 func withConfigFile(name, file string) string {
-	return "  " + name + `:
-    shards:
-      flags:
-        enable-runtime-v2: "true"
-    endpoint:
-      connector:
-        image: ` + sfImage + `
-        config: ` + file + `
-    bindings: []
-`
+	return v2Materialization(name, sfImage, " "+file)
 }
 
 // dumpRow is a V2 snowflake row on a 1h schedule.
