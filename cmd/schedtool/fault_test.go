@@ -128,16 +128,23 @@ func TestFaultFileSizeLimitOnDumpOut(t *testing.T) {
 	}
 }
 
-// A full disk, for real: a 64 KiB tmpfs holding a 40 KiB catalog has no
-// room for the rewritten copy.
-func TestFaultDiskFull(t *testing.T) {
-	dir := t.TempDir()
-	mnt := filepath.Join(dir, "small")
+// smallDisk mounts a 64 KiB tmpfs for the test (unmounted at its end), or
+// skips the test where that needs a root it does not have.
+func smallDisk(t *testing.T) string {
+	t.Helper()
+	mnt := filepath.Join(t.TempDir(), "small")
 	os.Mkdir(mnt, 0o755)
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a small tmpfs here (%v: %s); the full-disk case needs root", err, bytes.TrimSpace(out))
 	}
-	defer exec.Command("umount", mnt).Run()
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	return mnt
+}
+
+// A full disk, for real: a 64 KiB tmpfs holding a 40 KiB catalog has no
+// room for the rewritten copy.
+func TestFaultDiskFull(t *testing.T) {
+	mnt := smallDisk(t)
 	path, old := faultCatalog(t, mnt, 40<<10)
 	r := faultRun(t, mnt, `exec "$SCHEDTOOL" migrate --write .`, -1)
 	intact(t, path, old, r, "no space left on device")
@@ -191,13 +198,7 @@ func TestFaultFileSizeLimitInAGroup(t *testing.T) {
 
 // A full disk: no room for the source's copy, so neither file is renamed.
 func TestFaultDiskFullInAGroup(t *testing.T) {
-	dir := t.TempDir()
-	mnt := filepath.Join(dir, "small")
-	os.Mkdir(mnt, 0o755)
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a small tmpfs here (%v: %s); the full-disk case needs root", err, bytes.TrimSpace(out))
-	}
-	defer exec.Command("umount", mnt).Run()
+	mnt := smallDisk(t)
 	files := faultGroup(t, mnt, 40<<10)
 	r := faultRun(t, mnt, `exec "$SCHEDTOOL" migrate --write .`, -1)
 	groupIntact(t, mnt, files, r, "no space left on device")
