@@ -79,6 +79,21 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// goldenTree compares the tree at dir with the golden tree wantDir (or
+// rewrites wantDir under -update); what names the tree in a failure.
+func goldenTree(t *testing.T, wantDir, dir, what string) {
+	t.Helper()
+	got := readTree(t, dir)
+	if *update {
+		os.RemoveAll(wantDir)
+		for rel, text := range got {
+			golden(t, filepath.Join(wantDir, rel), []byte(text))
+		}
+	} else if d := cmp.Diff(readTree(t, wantDir), got); d != "" {
+		t.Errorf("%s differs (-want +got):\n%s", what, d)
+	}
+}
+
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {
@@ -146,16 +161,7 @@ func TestGolden(t *testing.T) {
 			if sum, _, notes := run(mode, "diff"); sum.Failed > 0 || sum.Refused > 0 {
 				t.Fatalf("write: %+v\n%s", sum, notes)
 			}
-			got := readTree(t, result)
-			wantDir := filepath.Join(dir, "want")
-			if *update {
-				os.RemoveAll(wantDir)
-				for rel, text := range got {
-					golden(t, filepath.Join(wantDir, rel), []byte(text))
-				}
-			} else if d := cmp.Diff(readTree(t, wantDir), got); d != "" {
-				t.Errorf("migrated tree differs (-want +got):\n%s", d)
-			}
+			goldenTree(t, filepath.Join(dir, "want"), result, "migrated tree")
 
 			if len(dumps) > 0 {
 				// The publishable tree of --out DIR, with its report and notes.
@@ -166,16 +172,7 @@ func TestGolden(t *testing.T) {
 				}
 				golden(t, filepath.Join(dir, "want-tree.json"), out.Bytes())
 				golden(t, filepath.Join(dir, "want-tree.notes"), errb.Bytes())
-				got := readTree(t, "tree")
-				wantDir := filepath.Join(dir, "want-tree")
-				if *update {
-					os.RemoveAll(wantDir)
-					for rel, text := range got {
-						golden(t, filepath.Join(wantDir, rel), []byte(text))
-					}
-				} else if d := cmp.Diff(readTree(t, wantDir), got); d != "" {
-					t.Errorf("published tree differs (-want +got):\n%s", d)
-				}
+				goldenTree(t, filepath.Join(dir, "want-tree"), "tree", "published tree")
 			}
 
 			// Idempotent: a second run over the result finds nothing.
