@@ -483,6 +483,25 @@ func deletedRow(root *tree.Node) bool {
 	return ok && KnownSpecType(typ)
 }
 
+// PlainTask sorts a dump row whose shape tree.ScanRow found plain, for a
+// caller that decides rows by shape: skip when the row yields nothing (a
+// known spec type other than materialization, or a task sel does not
+// pick), byShape when it is a picked materialization, whose shape's
+// decision holds for it. Neither is an unknown spec type: the row must be
+// read, which reports it (the shape's key does not hold the spec type).
+func PlainTask(shape *tree.RowShape, sel *Selection) (skip, byShape bool) {
+	switch typ := string(shape.SpecType); {
+	case !KnownSpecType(typ):
+		return false, false
+	case typ != "materialization":
+		return true, false
+	}
+	if !sel.Take(string(shape.Name), string(shape.Image)) {
+		return true, false
+	}
+	return false, true
+}
+
 // KnownSpecType reports whether typ is one of the values of Flow's
 // catalog_spec_type: an unknown value is no proof that the row is not a
 // materialization.

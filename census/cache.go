@@ -34,20 +34,19 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 	if b != nil && !c.NoCache {
 		if shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch); plain {
 			w.Scratch = shape.Key[:0]
-			if string(shape.SpecType) != "materialization" && catalog.KnownSpecType(string(shape.SpecType)) {
+			skip, byShape := catalog.PlainTask(&shape, opts.Select)
+			if skip {
 				return Row{}, false, nil, nil
 			}
-			if !opts.Select.Take(string(shape.Name), string(shape.Image)) {
+			plain = byShape
+		}
+		if vd := cache.Get(shape.Key); plain && vd != nil {
+			if !vd.has {
 				return Row{}, false, nil, nil
 			}
-			if vd := cache.Get(shape.Key); vd != nil {
-				if !vd.has {
-					return Row{}, false, nil, nil
-				}
-				r = vd.row
-				r.Task, r.File, r.Line = string(shape.Name), file, line
-				return r, true, vd, nil
-			}
+			r = vd.row
+			r.Task, r.File, r.Line = string(shape.Name), file, line
+			return r, true, vd, nil
 		}
 	}
 	res := w.Read(line, b)

@@ -2,6 +2,7 @@ package census
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -148,6 +149,10 @@ func TestShapeCacheChangesNothing(t *testing.T) {
 	}
 	fixture, _ := os.ReadFile("../fixtures/live_specs.ndjson")
 	dump.Write(fixture)
+	// A row of an unknown spec type, of a shape already decided: unreadable.
+	for _, typ := range []string{"materialization", "wat", "capture"} {
+		fmt.Fprintf(&dump, `{"catalog_name":"acmeCo/%s","spec_type":%q,"spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`+"\n", typ, typ)
+	}
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)
 	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())

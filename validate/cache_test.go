@@ -196,3 +196,18 @@ func jsonQuote(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// A row of an unknown spec type is reported whatever its shape: the
+// shape's key does not hold the spec type, so a template is no answer.
+func TestUnknownSpecTypeIsReadWithTemplates(t *testing.T) {
+	row := `{"catalog_name":"acmeCo/%s","spec_type":%q,"spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}` + "\n"
+	dump := fmt.Sprintf(row, "a", "materialization") + fmt.Sprintf(row, "b", "wat") + fmt.Sprintf(row, "c", "capture")
+	path := filepath.Join(t.TempDir(), "d.ndjson")
+	os.WriteFile(path, []byte(dump), 0o644)
+	inputs, _ := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	with := runAs(t, &Checker{Registry: connector.Builtin()}, inputs, "json")
+	without := runAs(t, &Checker{Registry: connector.Builtin(), NoCache: true}, inputs, "json")
+	if with != without || !strings.Contains(with, `\"wat\"`) {
+		t.Errorf("differs with templates:\n%s", cmp.Diff(without, with))
+	}
+}

@@ -115,9 +115,13 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 			shape.Key = append(shape.Key, 0)
 			shape.Key = append(shape.Key, shape.Model...)
 			w.Scratch, w.Ints = shape.Key[:0], shape.At.Keys[:0]
-			if string(shape.SpecType) != "materialization" || (opts.Select != nil && !opts.Select.Take(string(shape.Name), string(shape.Image))) {
+			skip, byShape := catalog.PlainTask(&shape, opts.Select)
+			if skip {
 				return rowOut{}
 			}
+			plain = byShape
+		}
+		if plain {
 			// The worker's own map first: no lock, no shared cache lines.
 			local, _ := w.Memo.(map[string]*template)
 			if local == nil {
