@@ -101,6 +101,42 @@ type jsonParser struct {
 // compared one by one for duplicates; a larger object uses a map.
 const smallObject = 16
 
+// fieldIndex finds a key among the fields of an object being built (JSON
+// or YAML): one by one while it is small, with a map past smallObject
+// keys, so that an object of 200,000 keys costs linear time, not
+// quadratic.
+type fieldIndex struct{ index map[string]int }
+
+// find is the index in fields of key, or -1; compares counts the keys
+// compared one by one.
+func (x *fieldIndex) find(fields []Field, key string, compares *int) int {
+	if x.index != nil {
+		if i, ok := x.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range fields {
+		*compares++
+		if fields[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// added notes the last of fields, just appended.
+func (x *fieldIndex) added(fields []Field) {
+	if x.index != nil {
+		x.index[fields[len(fields)-1].Key] = len(fields) - 1
+	} else if len(fields) > smallObject {
+		x.index = make(map[string]int, 2*len(fields))
+		for i := range fields {
+			x.index[fields[i].Key] = i
+		}
+	}
+}
+
 // Valid reports whether b is one JSON document, without building a tree.
 func Valid(b []byte, lim Limits) bool {
 	p := jsonParser{doc: &Doc{Src: b}, src: b, lim: lim, line: 1}
@@ -240,10 +276,7 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 	}
 	mark := len(p.fields)
 	defer func() { p.fields = p.fields[:mark] }()
-	// Keys are compared one by one while the object is small; past
-	// smallObject keys a map takes over, so that an object of 200,000
-	// keys costs linear time, not quadratic.
-	var index map[string]int
+	var keys fieldIndex
 	for {
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return nil, p.errf("unexpected %s, expected a string key", p.what())
@@ -253,27 +286,10 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		if err != nil {
 			return nil, err
 		}
-		first := -1
-		if index == nil {
-			for i := mark; i < len(p.fields); i++ {
-				p.compares++
-				if p.fields[i].Key == key {
-					first = i
-					break
-				}
-			}
-			if first < 0 && len(p.fields)-mark >= smallObject {
-				index = make(map[string]int, 2*smallObject)
-				for i := mark; i < len(p.fields); i++ {
-					index[p.fields[i].Key] = i
-				}
-			}
-		} else if i, ok := index[key]; ok {
-			first = i
-		}
+		first := keys.find(p.fields[mark:], key, &p.compares)
 		if first >= 0 {
 			p.pos = keyOff
-			line, _ := p.doc.LineCol(p.fields[first].KeyOffset)
+			line, _ := p.doc.LineCol(p.fields[mark+first].KeyOffset)
 			return nil, p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
 		}
 		p.ws()
@@ -303,10 +319,8 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		if err != nil {
 			return nil, err
 		}
-		if index != nil {
-			index[key] = len(p.fields)
-		}
 		p.fields = append(p.fields, Field{Key: key, KeyOffset: keyOff, Value: v})
+		keys.added(p.fields[mark:])
 		p.ws()
 		if p.pos >= len(p.src) {
 			return nil, p.errf("unexpected end of input, expected ',' or '}'")

@@ -230,40 +230,19 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 	return nil
 }
 
-// keys finds the fields of a mapping being built: one by one while it is
-// small, with a map past smallObject keys (linear, not quadratic, in the
-// number of keys).
+// keys are the fields of a mapping being built, indexed.
 type keys struct {
-	n     *Node
-	index map[string]int
+	n   *Node
+	idx fieldIndex
 }
 
 func (ks *keys) find(c *yamlConv, key string) int {
-	if ks.index != nil {
-		if i, ok := ks.index[key]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range ks.n.Fields {
-		c.compares++
-		if ks.n.Fields[i].Key == key {
-			return i
-		}
-	}
-	return -1
+	return ks.idx.find(ks.n.Fields, key, &c.compares)
 }
 
 func (ks *keys) add(f Field) {
 	ks.n.Fields = append(ks.n.Fields, f)
-	if ks.index != nil {
-		ks.index[f.Key] = len(ks.n.Fields) - 1
-	} else if len(ks.n.Fields) > smallObject {
-		ks.index = make(map[string]int, 2*len(ks.n.Fields))
-		for i := range ks.n.Fields {
-			ks.index[ks.n.Fields[i].Key] = i
-		}
-	}
+	ks.idx.added(ks.n.Fields)
 }
 
 func (c *yamlConv) addField(ks *keys, k, v *yaml.Node, depth int) error {
