@@ -627,12 +627,9 @@ func (l *loader) contain(in Input, from, rel, what string) (string, string) {
 	if !within(in.Root, p) {
 		return "", fmt.Sprintf("%s %q escapes the root directory %s (%s); give a wider one with --root DIR", what, rel, in.Root, in.RootWhy)
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		rootReal, err2 := filepath.EvalSymlinks(in.Root)
-		if err2 == nil && !within(rootReal, real) {
-			return "", fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it)", what, rel, real, in.Root, in.RootWhy)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if real, outside, err := outsideRoot(in.Root, p); outside {
+		return "", fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it)", what, rel, real, in.Root, in.RootWhy)
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Sprintf("%s %q: %s", what, rel, describeErr(err))
 	}
 	return p, ""

@@ -99,20 +99,26 @@ func ReadRegular(path string, max int64, flag string) ([]byte, error) {
 // "" when it stays inside, or when it cannot be resolved (the read then
 // says why).
 func escapesRoot(in Input, p string) string {
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return ""
-	}
-	rootReal, err := filepath.EvalSymlinks(in.Root)
-	if err != nil {
-		return ""
-	}
-	absReal, err1 := filepath.Abs(real)
-	absRoot, err2 := filepath.Abs(rootReal)
-	if err1 != nil || err2 != nil || within(absRoot, absReal) {
+	real, outside, err := outsideRoot(in.Root, p)
+	if err != nil || !outside {
 		return ""
 	}
 	return fmt.Sprintf("resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it); not read", real, in.Root, in.RootWhy)
+}
+
+// outsideRoot resolves p, symlinks followed, and says whether it lands
+// outside root (resolved too). err is why p cannot be resolved; a root
+// that cannot be resolved holds everything.
+func outsideRoot(root, p string) (real string, outside bool, err error) {
+	real, err = filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false, err
+	}
+	rootReal, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return real, false, nil
+	}
+	return real, !within(rootReal, real), nil
 }
 
 // Describe says what went wrong with a file in a few words, without
