@@ -13,7 +13,7 @@ import (
 // --table live_specs`: a JSON array (of row objects), told by its first
 // byte other than whitespace or a BOM. A catalog source is never an array.
 func IsRawRows(head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	head = bytes.TrimPrefix(head, bom)
 	head = bytes.TrimLeft(head, " \t\r\n")
 	return len(head) > 0 && head[0] == '['
 }
@@ -49,8 +49,8 @@ const (
 // NewRawRows reads flowctl raw get output as a dump.
 func NewRawRows(r io.Reader) io.Reader {
 	br := bufio.NewReaderSize(r, 64<<10)
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
+	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
+		br.Discard(len(bom))
 	}
 	return &rawRows{src: br, buf: make([]byte, 256<<10), line: 1, col: 1, outLine: 1}
 }
