@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -242,11 +243,8 @@ func row(b []byte, v [][]byte) []byte {
 	b = appendString(b, v[0])
 	b = append(b, `,"spec_type":"materialization"`...)
 	if v[1] != nil {
-		const hex = "0123456789abcdef"
 		b = append(b, `,"last_pub_id":"`...)
-		for _, c := range v[1] {
-			b = append(b, hex[c>>4], hex[c&0xf])
-		}
+		b = hex.AppendEncode(b, v[1])
 		b = append(b, '"')
 	}
 	if v[2] != nil {
