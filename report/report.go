@@ -5,6 +5,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -82,25 +83,10 @@ func Plural(n int, one, many string) string {
 // characters that reorder what a reader sees (Trojan Source) become Go
 // escapes.
 func Escape(s string) string {
-	clean := true
-	for _, r := range s {
-		if Unsafe(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if strings.IndexFunc(s, Unsafe) < 0 {
 		return s
 	}
-	var b strings.Builder
-	for _, r := range s {
-		if Unsafe(r) {
-			b.WriteString(escapeRune(r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return string(appendEscaped(nil, s, false))
 }
 
 // Unsafe reports whether a rune must not reach a terminal or a rendered
@@ -132,23 +118,25 @@ func EscapeLine(line []byte) []byte {
 			body, end = body[:n-1], line[n-1:]
 		}
 	}
-	clean := true
-	for _, r := range string(body) {
-		if r != '\t' && Unsafe(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if bytes.IndexFunc(body, func(r rune) bool { return escapes(r, true) }) < 0 {
 		return line
 	}
-	var b []byte
-	for _, r := range string(body) {
-		if r != '\t' && Unsafe(r) {
-			b = append(b, escapeRune(r)...)
+	return append(appendEscaped(nil, string(body), true), end...)
+}
+
+// escapes reports whether Escape (keepTab false) or EscapeLine (true)
+// writes r as a Go escape.
+func escapes(r rune, keepTab bool) bool { return Unsafe(r) && !(keepTab && r == '\t') }
+
+// appendEscaped appends s rune by rune (invalid bytes become U+FFFD),
+// the runes escapes reports written as Go escapes.
+func appendEscaped(dst []byte, s string, keepTab bool) []byte {
+	for _, r := range s {
+		if escapes(r, keepTab) {
+			dst = append(dst, escapeRune(r)...)
 			continue
 		}
-		b = utf8.AppendRune(b, r)
+		dst = utf8.AppendRune(dst, r)
 	}
-	return append(b, end...)
+	return dst
 }
