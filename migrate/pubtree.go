@@ -271,22 +271,11 @@ func (p *pubTree) mkdirs(rel string) error {
 	if rel == "." {
 		return nil
 	}
-	at := p.dir
-	for _, seg := range strings.Split(rel, string(filepath.Separator)) {
-		at = filepath.Join(at, seg)
-		err := os.Mkdir(at, 0o755)
-		if err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		st, err := os.Lstat(at)
-		if err != nil {
-			return err
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory; not written through it", at)
-		}
+	at, err := mkdirEach(p.dir, rel)
+	if err != nil || at == "" {
+		return err
 	}
-	return nil
+	return fmt.Errorf("%s exists and is not a directory; not written through it", at)
 }
 
 // index writes DIR/flow.yaml, importing every source written.

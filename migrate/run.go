@@ -507,21 +507,32 @@ func mkdirBelow(out, dir string) error {
 	if err != nil || rel == "." {
 		return err
 	}
-	cur := out
+	at, err := mkdirEach(out, rel)
+	if err != nil || at == "" {
+		return err
+	}
+	return fmt.Errorf("%s is not a directory (a symlink?); schedtool does not write through one", at)
+}
+
+// mkdirEach creates each directory of rel below base, one at a time, and
+// returns the first one that exists as something other than a plain
+// directory (a symlink would lead elsewhere), or "" when there is none.
+func mkdirEach(base, rel string) (notDir string, err error) {
+	cur := base
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, part)
 		if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
+			return "", err
 		}
 		st, err := os.Lstat(cur)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if !st.IsDir() {
-			return fmt.Errorf("%s is not a directory (a symlink?); schedtool does not write through one", cur)
+			return cur, nil
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // dumps migrates every dump input as a stream.
