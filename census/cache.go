@@ -40,7 +40,11 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 			}
 			plain = byShape
 		}
-		if vd := cache.Get(shape.Key); plain && vd != nil {
+		var vd *verdict
+		if plain {
+			vd = cache.Get(shape.Key)
+		}
+		if vd != nil {
 			if !vd.has {
 				return Row{}, false, nil, nil
 			}
