@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"schedtool/report"
 )
 
 // ErrChanged is a file whose content changed after it was read.
@@ -147,7 +149,7 @@ func stage(p *Put) error {
 	}
 	if p.Old != nil {
 		if n := otherLinks(p.real, st); n > 0 {
-			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, plural(n, "link", "links"), plural(n, "that name", "those names"))
+			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, report.Plural(n, "link", "links"), report.Plural(n, "that name", "those names"))
 		}
 	}
 	if p.Old != nil {
@@ -529,11 +531,4 @@ func otherLinks(path string, st fs.FileInfo) int {
 		}
 	}
 	return n
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
