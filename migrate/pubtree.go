@@ -300,16 +300,7 @@ func createNew(dst string, data []byte, replace bool) (err error) {
 	}
 	name := tmp.Name()
 	defer dropTemp(name)
-	if _, err = tmp.Write(data); err == nil {
-		err = tmp.Sync()
-	}
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := fill(tmp, data, 0o644); err != nil {
 		return err
 	}
 	if replace {

@@ -217,12 +217,18 @@ func keep(p *Put, dir, base string) error {
 		return err
 	}
 	p.backup = f.Name()
-	_, err = f.Write(old)
+	return fill(f, old, p.mode)
+}
+
+// fill writes data to the temp file f, syncs it, gives it mode and
+// closes it.
+func fill(f *os.File, data []byte, mode fs.FileMode) error {
+	_, err := f.Write(data)
 	if err == nil {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = f.Chmod(p.mode)
+		err = f.Chmod(mode)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
