@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"schedtool/catalog"
+	"schedtool/report"
 )
 
 // Exit codes, the same for every command (SPEC section 9).
@@ -34,14 +35,7 @@ type interruptedError struct {
 }
 
 func (e *interruptedError) Error() string {
-	return fmt.Sprintf("interrupted by %s: %d %s written before it, each group whole; nothing half-written, no temp file left", e.sig, e.written, plural(e.written, "file", "files"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return fmt.Sprintf("interrupted by %s: %d %s written before it, each group whole; nothing half-written, no temp file left", e.sig, e.written, report.Plural(e.written, "file", "files"))
 }
 
 // ExitInterrupted is SIGINT's exit code.
