@@ -326,12 +326,7 @@ func (r *runner) staleTemps(files []*File) {
 		if err != nil {
 			continue
 		}
-		dir, base := filepath.Split(real)
-		if dir == "" {
-			dir = "."
-		}
-		left, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
-		for _, t := range left {
+		for _, t := range tempsBeside(real) {
 			r.note("schedtool: %s: a temp file left by a schedtool run that was killed; nothing uses it, remove it once no other run is writing", report.Escape(t))
 		}
 	}

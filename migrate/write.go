@@ -390,6 +390,16 @@ func syncDirs(puts []*Put) {
 // handler and the tests find them by it.
 func tempPattern(base string) string { return "." + base + ".schedtool-*" }
 
+// tempsBeside are the temp files of schedtool runs beside path.
+func tempsBeside(path string) []string {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
+	return left
+}
+
 // linkTemp makes a hard link to target under a fresh temp name.
 func linkTemp(target, dir, base string) (string, error) {
 	for range 10 {
@@ -526,12 +536,7 @@ func otherLinks(path string, st fs.FileInfo) int {
 		return 0
 	}
 	n := int(sys.Nlink) - 1
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	left, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
-	for _, t := range left {
+	for _, t := range tempsBeside(path) {
 		if lst, err := os.Lstat(t); err == nil && os.SameFile(lst, st) {
 			n--
 		}
