@@ -3,8 +3,11 @@ package pgsource
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // row writes the result columns (text names and spec, binary
@@ -57,5 +60,26 @@ func BenchmarkRow(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf = row(buf[:0], v)
+	}
+}
+
+// describe gives the server's message, and for a statement timeout says
+// how to lift it for one run: the rows come from one statement.
+func TestDescribe(t *testing.T) {
+	for _, tc := range []struct {
+		err  *pgconn.PgError
+		want string
+	}{
+		{&pgconn.PgError{Severity: "ERROR", Code: "57014", Message: "canceling statement due to statement timeout"},
+			"ERROR: canceling statement due to statement timeout (SQLSTATE 57014); the rows are read by one statement: lift the role's statement_timeout for this run by adding options=-c%20statement_timeout%3D0 to the URL"},
+		// Cancelled for another reason (a user's request): no hint.
+		{&pgconn.PgError{Severity: "ERROR", Code: "57014", Message: "canceling statement due to user request"},
+			"ERROR: canceling statement due to user request (SQLSTATE 57014)"},
+		{&pgconn.PgError{Severity: "FATAL", Code: "28P01", Message: `password authentication failed for user "x"`, Detail: "d", Hint: "h"},
+			`FATAL: password authentication failed for user "x" (SQLSTATE 28P01); d; hint: h`},
+	} {
+		if got := describe(fmt.Errorf("reading: %w", tc.err)); got != tc.want {
+			t.Errorf("describe:\n got %s\nwant %s", got, tc.want)
+		}
 	}
 }

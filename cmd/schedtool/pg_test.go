@@ -24,7 +24,7 @@ const deletedRow = `{"catalog_name":"materialize-acmeCo/deleted/gone","spec_type
 
 // pgFixture loads n generated rows (and a deleted one) into a fresh
 // database and writes, beside it, the dump of the same materializations
-// in the order the database reads them (catalog_name, byte order).
+// in the order the database reads them: the table's physical order.
 func pgFixture(t *testing.T, n int) (db *pgtest.DB, dump string) {
 	t.Helper()
 	db = pgtest.Require(t)
@@ -52,7 +52,18 @@ func pgFixture(t *testing.T, n int) (db *pgtest.DB, dump string) {
 			mats = append(mats, line{r.Name, b})
 		}
 	}
-	sort.Slice(mats, func(i, j int) bool { return mats[i].name < mats[j].name })
+	order, err := db.PhysicalOrder(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for i, n := range order {
+		at[n] = i
+	}
+	if len(at) != len(mats) {
+		t.Fatalf("%d materializations in the database, %d loaded", len(at), len(mats))
+	}
+	sort.Slice(mats, func(i, j int) bool { return at[mats[i].name] < at[mats[j].name] })
 	var out bytes.Buffer
 	for _, m := range mats {
 		out.Write(m.b)

@@ -100,6 +100,26 @@ func Exec(ctx context.Context, u, sql string) error {
 	return err
 }
 
+// PhysicalOrder lists the live materializations' names in the table's
+// physical (ctid) order, the order a sequential scan reads them: not
+// always the order they were loaded in, since a small row can fill space
+// an earlier page has left.
+func (db *DB) PhysicalOrder(ctx context.Context) ([]string, error) {
+	conn, err := pgconn.Connect(ctx, db.SuperURL)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	rr := conn.ExecParams(ctx, `SELECT catalog_name::text FROM live_specs
+WHERE spec_type = 'materialization' AND spec IS NOT NULL ORDER BY ctid`, nil, nil, nil, nil)
+	var names []string
+	for rr.NextRow() {
+		names = append(names, string(rr.Values()[0]))
+	}
+	_, err = rr.Close()
+	return names, err
+}
+
 // Create makes a database with the schema and two login roles.
 func Create(ctx context.Context, super string) (*DB, error) {
 	name := "schedtool_" + randHex(6)
