@@ -152,7 +152,10 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
 		for _, img := range sel.Images {
 			in = append(in, param(img))
 		}
-		b.WriteString("\n  AND connector_image_name IN (" + strings.Join(in, ", ") + ")")
+		// A row without the column is kept: the image in its spec
+		// decides, as it does for a dump row, when rows are checked
+		// again on reading.
+		b.WriteString("\n  AND (connector_image_name IS NULL OR connector_image_name IN (" + strings.Join(in, ", ") + "))")
 	}
 	return b.String(), args
 }
