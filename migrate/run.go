@@ -72,6 +72,10 @@ func (s *Summary) Deferred() int { return s.Actions[Deferred] }
 // Review is the number of tasks that need a person.
 func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
 
+// Skipped is the number of V1 tasks left on their connector's pacing
+// (blocked-v1, without --enable-runtime-v2).
+func (s *Summary) Skipped() int { return s.Actions[string(plan.Skip)] }
+
 // VerifySummary is the equivalence check over every migrated task.
 type VerifySummary struct {
 	Checked   int            `json:"checked"`

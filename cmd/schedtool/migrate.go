@@ -56,9 +56,9 @@ Sealed (sops) configs are never edited in their values: the change goes into
 sops.overlay.
 
 By default migrate is a dry run that prints a unified diff per file. It
-exits 2 whenever a person is needed: changes pending in a dry run, or tasks
-that need review (in every mode, --write and --out too); 0 only when
-everything is done. --write applies the changes in place, atomically;
+exits 2 whenever a person is needed: changes pending in a dry run, tasks
+that need review, or V1 tasks skipped (still paced by their connectors; in
+every mode, --write and --out too); 0 only when everything is done. --write applies the changes in place, atomically;
 --out DIR writes the migrated tree elsewhere.
 
 A task's pacing is never lost: the files one migration touches (a source,
@@ -385,6 +385,12 @@ func (o *migrateOptions) Run() error {
 	// Not everything is done: a later wave is still to run.
 	if n := sum.Deferred(); n > 0 {
 		return &reportError{fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit)}
+	}
+	// Nor is it done while V1 tasks are still paced by their connectors:
+	// a person decides to move them (SPEC 7: 0 only when everything is done).
+	if n := sum.Skipped(); n > 0 {
+		return &reportError{fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules"))}
 	}
 	if o.run.Mode == migrate.DryRun && sum.Pending > 0 {
 		return &reportError{}

@@ -495,7 +495,7 @@ func TestEnableRuntimeV2(t *testing.T) {
 		"dump.ndjson":   strings.Replace(dumpRow("d/v1"), `"shards":{"flags":{"enable-runtime-v2":"true"}},`, "", 1),
 	})
 	r := schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
-	expect(t, r, 0, nil, []string{"6 skipped (V1)"})
+	expect(t, r, 2, nil, []string{"6 skipped (V1)", "schedtool: 6 V1 tasks skipped, still paced by their connectors: --enable-runtime-v2 moves them to the V2 runtime with their schedules\n"})
 	if r.stdout != "" {
 		t.Errorf("V1 tasks changed without --enable-runtime-v2:\n%s", r.stdout)
 	}
@@ -541,4 +541,48 @@ func TestEnableRuntimeV2(t *testing.T) {
 	}
 	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "cat")
 	expect(t, r, 2, nil, []string{"1 need review, 4 with nothing to do; 0 files to change"})
+}
+
+// A run that leaves V1 tasks on their connectors' pacing is not done: it
+// exits 2 in every mode (SPEC 7: 0 only when everything is done), says
+// so on standard error, and changes nothing. A V1 task with no delay is
+// not held back by anything and does not count.
+func TestBlockedV1ExitsTwo(t *testing.T) {
+	v1 := func(name, freq string) string {
+		return "  " + name + ":\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config:\n          host: h\n          syncSchedule:\n            syncFrequency: " + freq + "\n    bindings: []\n"
+	}
+	one := "schedtool: 1 V1 task skipped, still paced by its connector: --enable-runtime-v2 moves it to the V2 runtime with its schedule\n"
+	two := "schedtool: 2 V1 tasks skipped, still paced by their connectors: --enable-runtime-v2 moves them to the V2 runtime with their schedules\n"
+	for _, tc := range []struct {
+		name   string
+		src    string
+		args   []string
+		code   int
+		stdout string // a prefix of standard output
+		stderr []string
+	}{
+		{"dry run, one V1 task", v1("a/v1", "1h"), nil, 2, "", []string{"1 skipped (V1); 0 files to change", one}},
+		{"dry run, two V1 tasks", v1("a/v1", "1h") + v1("a/v1b", "30m"), nil, 2, "", []string{"2 skipped (V1)", two}},
+		{"-o json", v1("a/v1", "1h"), []string{"-o", "json"}, 2, "{\n  \"tasks\": [", []string{one}},
+		{"--write", v1("a/v1", "1h"), []string{"--write"}, 2, "", []string{"1 skipped (V1)", one}},
+		{"a V1 task with no delay is done", v1("a/v1", "0s"), nil, 0, "", []string{"1 with nothing to do"}},
+		{"--enable-runtime-v2 moves it", v1("a/v1", "1h"), []string{"--enable-runtime-v2"}, 2, "--- a/cat/flow.yaml", []string{"1 to migrate"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := "materializations:\n" + tc.src
+			writeTree(t, dir, map[string]string{"cat/flow.yaml": src})
+			r := schedtoolIn(t, dir, append(append([]string{"migrate"}, tc.args...), "cat")...)
+			expect(t, r, tc.code, nil, tc.stderr)
+			if !strings.HasPrefix(r.stdout, tc.stdout) || (tc.stdout == "" && r.stdout != "") {
+				t.Errorf("stdout: %q, want it to start with %q", r.stdout, tc.stdout)
+			}
+			if tc.code == 0 && strings.Contains(r.stderr, "V1 task") {
+				t.Errorf("a V1 task with nothing to do is reported:\n%s", r.stderr)
+			}
+			if got := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml"))); got != src {
+				t.Errorf("the catalog changed:\n%s", got)
+			}
+		})
+	}
 }
