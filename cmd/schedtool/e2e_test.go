@@ -531,3 +531,78 @@ func TestMigrateOutTree(t *testing.T) {
 		}
 	}
 }
+
+// A run that fails (exit 1) before writing its document still writes one
+// in the machine formats: {"error": ...} for -o json, a SARIF log whose
+// invocation failed for -o sarif. The message is the one on standard
+// error; the formats for people get nothing on standard output; a run
+// that wrote its whole document before failing gets no second one.
+func TestFailureDocument(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/t", "ghcr.io/estuary/materialize-snowflake:v4")})
+	const missing = "nope.yaml: no such file or directory"
+	const empty = "-: standard input is empty: no catalog source and no stored-spec rows"
+	for _, tc := range []struct {
+		name string
+		args []string
+		doc  string // "json", "sarif", "" none, or "own" (the run's own document)
+		msg  string // standard error's message, without "schedtool: "
+	}{
+		{"validate json", []string{"validate", "-o", "json", "nope.yaml"}, "json", missing},
+		{"validate sarif", []string{"validate", "-o", "sarif", "nope.yaml"}, "sarif", missing},
+		{"validate json, empty stdin", []string{"validate", "-o", "json", "-"}, "json", empty},
+		{"validate json, bad flag", []string{"validate", "-o", "json", "--fail-on", "fatal", "cat"}, "json", `--fail-on: unknown severity "fatal" (want error, warning or info)`},
+		{"validate json, unknown flag", []string{"validate", "-o", "json", "--bogus", "cat"}, "json", "unknown flag: --bogus (see 'schedtool validate --help')"},
+		{"census json", []string{"census", "-o", "json", "nope.yaml"}, "json", missing},
+		{"migrate json", []string{"migrate", "-o", "json", "-"}, "json", empty},
+		{"explain json", []string{"explain", "-o", "json", "a/t", "nope.yaml"}, "json", missing},
+		{"validate text", []string{"validate", "nope.yaml"}, "", missing},
+		{"validate github", []string{"validate", "-o", "github", "nope.yaml"}, "", missing},
+		{"census csv", []string{"census", "-o", "csv", "nope.yaml"}, "", missing},
+		{"migrate diff", []string{"migrate", "nope.yaml"}, "", missing},
+		{"a selector that picks nothing, after the document", []string{"validate", "-o", "json", "--name", "a/zzz", "cat"}, "own", "--name a/zzz selects no materialization (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtoolIn(t, dir, tc.args...)
+			if r.code != 1 {
+				t.Errorf("exit %d, want 1", r.code)
+			}
+			if r.stderr != "schedtool: "+tc.msg+"\n" {
+				t.Errorf("stderr %q, want %q", r.stderr, "schedtool: "+tc.msg+"\n")
+			}
+			switch tc.doc {
+			case "":
+				if r.stdout != "" {
+					t.Errorf("stdout %q, want nothing", r.stdout)
+				}
+			case "json":
+				want, _ := json.Marshal(map[string]string{"error": tc.msg})
+				var got map[string]string
+				if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || got["error"] != tc.msg || len(got) != 1 || !strings.HasSuffix(r.stdout, "\n") {
+					t.Errorf("stdout %q, want %s", r.stdout, want)
+				}
+			case "sarif":
+				var log struct {
+					Version string
+					Runs    []struct {
+						Results     []any
+						Invocations []struct {
+							ExecutionSuccessful        bool
+							ToolExecutionNotifications []struct{ Message struct{ Text string } }
+						}
+					}
+				}
+				if err := json.Unmarshal([]byte(r.stdout), &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 ||
+					len(log.Runs[0].Invocations) != 1 || log.Runs[0].Invocations[0].ExecutionSuccessful ||
+					log.Runs[0].Invocations[0].ToolExecutionNotifications[0].Message.Text != tc.msg {
+					t.Errorf("stdout is not the failed SARIF run (%v):\n%s", err, r.stdout)
+				}
+			case "own":
+				var got map[string]any
+				if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || got["findings"] == nil || got["error"] != nil {
+					t.Errorf("stdout is not the run's one document (%v):\n%s", err, r.stdout)
+				}
+			}
+		})
+	}
+}

@@ -47,26 +47,37 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
+	if msg := errorText(err); msg != "" {
+		fmt.Fprintln(stderr, "schedtool: "+msg)
+	}
 	var rep *reportError
 	if errors.As(err, &rep) {
-		if rep.msg != "" {
-			fmt.Fprintln(stderr, "schedtool: "+rep.msg)
-		}
 		return ExitReport
 	}
 	var ie *interruptedError
 	if errors.As(err, &ie) {
-		fmt.Fprintln(stderr, "schedtool: "+ie.Error())
 		if ie.sig == "SIGINT" {
 			return ExitInterrupted
 		}
 		return ExitFailure
 	}
+	return ExitFailure
+}
+
+// errorText is the message of a command's error, as standard error gets
+// it after "schedtool: " ("" for a report without one).
+func errorText(err error) string {
+	var rep *reportError
+	if errors.As(err, &rep) {
+		return rep.msg
+	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		return ie.Error()
+	}
 	var ue *catalog.UsageError
 	if errors.As(err, &ue) {
-		fmt.Fprintln(stderr, "schedtool: "+ue.Msg)
-		return ExitFailure
+		return ue.Msg
 	}
-	fmt.Fprintln(stderr, "schedtool: "+err.Error())
-	return ExitFailure
+	return err.Error()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"schedtool/catalog"
+	"schedtool/report"
 	"schedtool/schedule/connector"
 )
 
@@ -96,11 +97,46 @@ func (c *common) selected() error {
 
 // Main runs schedtool with arguments and streams, and returns the exit code.
 func Main(args []string, s Streams) int {
+	out := &countingWriter{w: s.Out}
+	s.Out = out
 	root := newRoot(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	stopProfiles()
-	return exitCode(err, s.Err)
+	code := exitCode(err, s.Err)
+	if code != ExitOK && code != ExitReport && out.n == 0 {
+		failureDocument(cmd, out, s.Err, errorText(err))
+	}
+	return code
+}
+
+// failureDocument gives a run that failed before writing anything to
+// standard output the document of its machine format (-o json or sarif),
+// so that a script reading it has one to parse; the message is on
+// standard error as always, and the exit code is exitCode's.
+func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
+	if cmd == nil {
+		return
+	}
+	f := cmd.Flags().Lookup("output")
+	if f == nil {
+		return
+	}
+	if _, err := report.Failure(out, f.Value.String(), version, msg); err != nil {
+		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
+	}
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // stopProfiles ends a --cpuprofile also when the command failed (cobra
