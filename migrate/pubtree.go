@@ -1,11 +1,13 @@
 package migrate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -77,18 +79,32 @@ func TaskPath(name string) (string, error) {
 // spec JSON, as stored, under materializations.<name>. JSON is YAML's
 // flow style, so the bytes are kept except where YAML parsers read JSON
 // differently (see yamlFlow): a sealed config keeps its ciphertext and
-// sops stanza byte for byte.
+// sops stanza, value for value, so its MAC still verifies.
 func SpecSource(name string, spec []byte) ([]byte, error) {
 	b := make([]byte, 0, len(spec)+len(name)+40)
 	b = append(b, "materializations:\n  "...)
+	at := len(b)
 	b, _ = yamlFlow(b, jsonstr.Append(nil, name))
-	b = append(b, ": "...)
+	if len(b)-at > maxSimpleKey {
+		// An implicit key is at most 1024 characters (YAML 1.1 and
+		// libyaml, which serde_yaml ports): say it is a key instead.
+		b = slices.Insert(b, at, '?', ' ')
+		b = append(b, "\n  : "...)
+	} else {
+		b = append(b, ": "...)
+	}
 	b, ok := yamlFlow(b, spec)
 	if !ok {
 		return nil, errors.New("the spec has a lone UTF-16 surrogate escape (\\uD800-\\uDFFF), which neither YAML nor Flow reads")
 	}
 	return append(b, '\n'), nil
 }
+
+// maxSimpleKey is the longest implicit (simple) key written, in bytes:
+// YAML 1.1 limits one to 1024 characters up to its ':', and libyaml
+// (go-yaml, serde_yaml's unsafe-libyaml) and PyYAML refuse a longer one.
+// A longer key is written as an explicit one, "? key : value".
+const maxSimpleKey = 1000
 
 // IndexSource is DIR/flow.yaml: an import of every task's source, in
 // order of the paths.
@@ -109,30 +125,51 @@ func IndexSource(paths []string) []byte {
 }
 
 // yamlFlow appends JSON text (already checked as JSON) as one line of
-// YAML flow style that decodes to the same value:
-//   - line breaks between tokens become spaces (a flow node spread over
-//     lines would have to be indented);
+// YAML flow style that decodes to the same value in YAML 1.2 parsers
+// (go-yaml, serde_yaml) and strict YAML 1.1 ones (PyYAML) alike:
+//   - whitespace between tokens becomes spaces: a line break (a flow node
+//     spread over lines would have to be indented) and a tab (YAML 1.1
+//     parsers do not separate tokens with tabs);
+//   - a number with an exponent gets a fraction and a signed exponent
+//     (1e5 is 1.0e+5): YAML 1.1 reads 1e5 or 1.5E5 as a string;
+//   - a key longer than maxSimpleKey is made explicit ("? key");
 //   - inside strings, a UTF-16 surrogate pair escape becomes one \U
 //     escape (YAML parsers refuse surrogate escapes), \/ becomes /
 //     (an escape YAML 1.1 parsers lack), and characters YAML
-//     does not allow raw or reads as line breaks (DEL, C1 controls, NEL,
-//     U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) are escaped.
+//     does not allow raw or reads as line breaks (C0 controls, DEL, C1
+//     controls, NEL, U+2028, U+2029, U+FEFF, U+FFFE, U+FFFF) are escaped.
 //
-// Everything else, escapes included, is copied.
+// Everything else, escapes included, is copied. None of this changes a
+// value, so a sealed config's MAC (over its values) still verifies.
 //
 // It reports false for a string with a lone UTF-16 surrogate escape, which
 // has no YAML form (and which Flow, as serde_json, refuses).
 func yamlFlow(b, src []byte) ([]byte, bool) {
 	const hex = "0123456789ABCDEF"
 	in := false
+	str := -1 // where the last string began in b, while only blanks follow it
 	for i := 0; i < len(src); {
 		c := src[i]
 		if !in {
-			switch c {
-			case '"':
+			switch {
+			case c == '"':
 				in = true
-			case '\n', '\r':
+				str = len(b)
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 				c = ' '
+			case c == ':':
+				if str >= 0 && len(b)-str > maxSimpleKey {
+					b = slices.Insert(b, str, '?', ' ')
+				}
+				str = -1
+			case c == '-' || c >= '0' && c <= '9':
+				n := numberLen(src[i:])
+				b = appendNumber(b, src[i:i+n])
+				str = -1
+				i += n
+				continue
+			default:
+				str = -1
 			}
 			b = append(b, c)
 			i++
@@ -173,8 +210,9 @@ func yamlFlow(b, src []byte) ([]byte, bool) {
 			b = append(b, src[i:end]...)
 			i = end
 		case c < utf8.RuneSelf:
-			if c == 0x7F {
-				b = append(b, `\u007F`...)
+			if c < 0x20 || c == 0x7F {
+				// Not JSON raw, but SpecSource is not the place to fail.
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			} else {
 				b = append(b, c)
 			}
@@ -190,6 +228,36 @@ func yamlFlow(b, src []byte) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// numberLen is the length of the JSON number (or what stands for one) at
+// the start of b: its sign, digits, '.', exponent letters and signs.
+func numberLen(b []byte) int {
+	n := 0
+	for n < len(b) && (b[n] >= '0' && b[n] <= '9' || b[n] == '-' || b[n] == '+' || b[n] == '.' || b[n] == 'e' || b[n] == 'E') {
+		n++
+	}
+	return max(n, 1)
+}
+
+// appendNumber appends a JSON number so that YAML 1.1 reads it as one: an
+// exponent needs a '.' before it and a sign after (YAML 1.1's float is
+// [-+]?[0-9]+\.[0-9]*([eE][-+][0-9]+)?). 1e5 becomes 1.0e+5, 2E-3 2.0E-3;
+// a number without an exponent is copied.
+func appendNumber(b, num []byte) []byte {
+	e := bytes.IndexAny(num, "eE")
+	if e < 0 {
+		return append(b, num...)
+	}
+	b = append(b, num[:e]...)
+	if bytes.IndexByte(num[:e], '.') < 0 {
+		b = append(b, '.', '0')
+	}
+	b = append(b, num[e])
+	if e+1 < len(num) && num[e+1] != '+' && num[e+1] != '-' {
+		b = append(b, '+')
+	}
+	return append(b, num[e+1:]...)
 }
 
 func hex4(b []byte) (rune, bool) {
