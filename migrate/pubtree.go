@@ -288,6 +288,9 @@ type pubTree struct {
 	paths   map[string]string // slash path -> the task written there
 	order   []string
 	force   bool // replace a file already there (--force)
+	// clash holds the names that differ from others only in case, which
+	// are not written (CaseClashes).
+	clash map[string][]string
 }
 
 func newPubTree(dir string) *pubTree { return &pubTree{dir: dir, paths: map[string]string{}} }

@@ -165,6 +165,12 @@ func storedRow(name, pubID, config string) string {
 // runTree migrates dump rows into a fresh tree and returns it.
 func runTree(t *testing.T, rows []string) (dir string, sum *Summary, report map[string]any, notes string) {
 	t.Helper()
+	return runTreeLimit(t, rows, 0)
+}
+
+// runTreeLimit is runTree with --limit.
+func runTreeLimit(t *testing.T, rows []string, limit int) (dir string, sum *Summary, report map[string]any, notes string) {
+	t.Helper()
 	work := t.TempDir()
 	dump := filepath.Join(work, "live_specs.ndjson")
 	if err := os.WriteFile(dump, []byte(strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
@@ -176,7 +182,7 @@ func runTree(t *testing.T, rows []string) (dir string, sum *Summary, report map[
 	}
 	dir = filepath.Join(work, "out")
 	var out, errb bytes.Buffer
-	sum, err = newMigrator(t, nil).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutTree, Out: dir, Format: "json"}, &out, &errb)
+	sum, err = newMigrator(t, nil).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutTree, Out: dir, Format: "json", Limit: limit}, &out, &errb)
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, errb.String())
 	}

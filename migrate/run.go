@@ -198,6 +198,9 @@ type runner struct {
 	stopped os.Signal // a signal stopped the writes
 	// published is set once a tree of --out DIR is complete.
 	published *Publish
+	// cands are the names of the tasks that would migrate, when a first
+	// pass over the inputs found them (--limit).
+	cands []string
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -261,7 +264,25 @@ func (r *runner) wave(inputs []catalog.Input, cat *catalog.Catalog) error {
 		return err
 	}
 	r.mg.wave = newWave(r.opts.Limit, cands)
+	r.cands = make([]string, len(cands))
+	for i, c := range cands {
+		r.cands[i] = c.name
+	}
 	return nil
+}
+
+// candidates are the names of the tasks of the dumps that would migrate:
+// those the wave found, or a first pass over the dumps.
+func (r *runner) candidates(inputs []catalog.Input) ([]string, error) {
+	if r.cands != nil {
+		return r.cands, nil
+	}
+	var names []string
+	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+		return r.mg.dumpCandidates(rd, name, dopts, func(n string) { names = append(names, n) })
+	})
+	return names, err
 }
 
 func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
@@ -541,6 +562,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	if r.opts.Mode == OutTree {
 		pub = newPubTree(r.opts.Out)
 		pub.force = r.opts.Force
+		// Names that differ only in case would be one file on macOS or
+		// Windows: found before anything is written, neither is written.
+		names, err := r.candidates(inputs)
+		if err != nil {
+			return err
+		}
+		pub.clash = CaseClashes(names)
 	}
 	if r.opts.Mode == OutFile {
 		var err error
@@ -566,6 +594,12 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Refused))
 			}
 			if pub != nil && row.New != nil && row.Task != nil {
+				if others := pub.clash[row.Task.Task]; others != nil {
+					t := row.Task
+					t.Action, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = string(plan.Review), caseClashReason(others), nil, "", "", nil, nil, nil
+					r.task(t)
+					return
+				}
 				r.publish(pub, name, row)
 			}
 			if pub == nil && row.New != nil && row.Task != nil {
