@@ -142,10 +142,6 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	bw := bufio.NewWriterSize(out, 64<<10)
 	defer bw.Flush()
 	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}}
-	if opts.Format == "json" {
-		r.json = &jsonReport{w: bw}
-		r.json.start()
-	}
 	var sources []catalog.Input
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -156,6 +152,18 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	if len(sources) > 0 {
 		cat = catalog.Load(sources, r.opts.Load)
 		cat.Bystanders = catalog.Bystanders(sources, cat, r.opts.Load)
+		if opts.Mode == OutDir {
+			// Where each file goes, and whether it may: refused before
+			// anything is written, standard output included.
+			var err error
+			if r.outPaths, err = outPaths(opts.Out, sources, cat); err != nil {
+				return r.sum, err
+			}
+		}
+	}
+	if opts.Format == "json" {
+		r.json = &jsonReport{w: bw}
+		r.json.start()
 	}
 	if opts.Limit > 0 {
 		if err := r.wave(inputs, cat); err != nil {
@@ -198,6 +206,8 @@ type runner struct {
 	stopped os.Signal // a signal stopped the writes
 	// published is set once a tree of --out DIR is complete.
 	published *Publish
+	// outPaths maps each file of the catalog to its place under --out DIR.
+	outPaths map[string]string
 	// cands are the names of the tasks that would migrate, when a first
 	// pass over the inputs found them (--limit).
 	cands []string
@@ -337,7 +347,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			r.writeGroup(g, puts)
 		}
 	case OutDir:
-		return r.outDir(inputs, cat, changed)
+		return r.outDir(cat, changed)
 	}
 	return nil
 }
@@ -418,17 +428,16 @@ func (r *runner) fail(path, msg string) {
 	}
 }
 
-// outDir writes every file of the catalog, migrated, under the output
-// directory, at its path relative to its input's root: the files a
-// migration changes in groups, as --write does, the others one by one.
-// Two files that would land on one output path, or an output path
-// through a symlink, stop the run before anything is written.
-func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, changed []*File) error {
+// outPaths maps every file of the catalog to its place under the output
+// directory, its path relative to its input's root. Two files that would
+// land on one output path, an output path through a symlink, or one that
+// is a file read, are refused.
+func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog) (map[string]string, error) {
 	dst := map[string]string{}
 	owner := map[string]string{}
 	for _, path := range cat.Files {
 		if path == "<stdin>" {
-			return &catalog.UsageError{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
+			return nil, &catalog.UsageError{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
 		}
 		rel := ""
 		for _, in := range inputs {
@@ -438,14 +447,14 @@ func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, changed []
 			}
 		}
 		if rel == "" {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
+			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
 		}
-		d := filepath.Join(r.opts.Out, rel)
+		d := filepath.Join(out, rel)
 		if prev, ok := owner[d]; ok {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
+			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
 		}
-		if err := noSymlinkBelow(r.opts.Out, d); err != nil {
-			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+		if err := noSymlinkBelow(out, d); err != nil {
+			return nil, &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 		owner[d], dst[path] = path, d
 	}
@@ -459,9 +468,17 @@ func (r *runner) outDir(inputs []catalog.Input, cat *catalog.Catalog, changed []
 	}
 	for _, path := range cat.Files {
 		if id, ok := catalog.Identify(dst[path]); ok && read[id] != "" {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", dst[path], read[id])}
+			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", dst[path], read[id])}
 		}
 	}
+	return dst, nil
+}
+
+// outDir writes every file of the catalog, migrated, at its place under
+// the output directory (outPaths): the files a migration changes in
+// groups, as --write does, the others one by one.
+func (r *runner) outDir(cat *catalog.Catalog, changed []*File) error {
+	dst := r.outPaths
 	isChanged := map[string]bool{}
 	var outs []*File
 	for _, f := range changed {

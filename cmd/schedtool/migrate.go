@@ -220,6 +220,15 @@ func (o *migrateOptions) Validate() error {
 		return o.checkOutDir()
 	case o.out != "":
 		o.run.Mode = migrate.OutDir
+		for _, in := range o.inputs {
+			if in.Arg == "-" {
+				// Refused here, before the run writes a line of its report.
+				return &usageError{"--out DIR -: standard input has no place in an output tree (the files it names would be copied without it); give the catalog by its path"}
+			}
+		}
+		if _, err := os.Lstat(o.out); errors.Is(err, fs.ErrNotExist) && rowsFile(o.out) {
+			return &usageError{fmt.Sprintf("--out %s: a %s name is the file of a dump's migrated rows, but the inputs are catalog sources, whose migrated copy is a tree of files; name a directory (%s/ if that is its name)", o.out, filepath.Ext(o.out), strings.TrimRight(o.out, "/"))}
+		}
 		return o.checkOutDir()
 	}
 	return nil

@@ -149,3 +149,69 @@ func TestOutTreeCaseClashEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// listAll is every path under dir, directories included.
+func listAll(t *testing.T, dir string) []string {
+	t.Helper()
+	var all []string
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil {
+			rel, _ := filepath.Rel(dir, p)
+			all = append(all, rel)
+		}
+		return nil
+	})
+	return all
+}
+
+// --out DIR beside catalog inputs that cannot go into a tree is refused
+// before anything is written: no directory, no file, and with -o json a
+// standard output that is one document, {"error": ...}, not the start of
+// a report.
+func TestOutDirRefusedBeforeAnything(t *testing.T) {
+	src := "materializations:\n  acmeCo/a:\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: {host: h, syncSchedule: {syncFrequency: 1h}}\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    bindings: []\n"
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		msg         string
+	}{
+		{"a rows-file name for a catalog file", "", []string{"--out", "m.ndjson", "a/flow.yaml"}, "--out m.ndjson: a .ndjson name is the file of a dump's migrated rows, but the inputs are catalog sources"},
+		{"a .json name for a catalog directory", "", []string{"--out", "m.json", "a"}, "name a directory (m.json/ if that is its name)"},
+		{"the catalog on standard input", src, []string{"--out", "m", "-"}, "--out DIR -: standard input has no place in an output tree"},
+		{"standard input beside a file", src, []string{"--out", "m", "a/flow.yaml", "-"}, "--out DIR -: standard input"},
+		{"two files onto one path", "", []string{"--out", "m", "a/flow.yaml", "b/flow.yaml"}, "would both be written to m/flow.yaml"},
+		{"a file outside the root", "", []string{"--out", "m", "--root", "a", "a/flow.yaml", "b/flow.yaml"}, "outside"},
+	} {
+		for _, format := range []string{"diff", "json"} {
+			t.Run(tc.name+" "+format, func(t *testing.T) {
+				dir := t.TempDir()
+				writeFiles(t, dir, map[string]string{"a/flow.yaml": src, "b/flow.yaml": src})
+				before := listAll(t, dir)
+				r := schedtoolStdin(t, dir, tc.stdin, append([]string{"migrate", "-o", format}, tc.args...)...)
+				if r.code != 1 || !strings.Contains(r.stderr, tc.msg) {
+					t.Errorf("exit %d, want 1 and %q\n%s", r.code, tc.msg, r.stderr)
+				}
+				switch format {
+				case "diff":
+					if r.stdout != "" {
+						t.Errorf("stdout %q", r.stdout)
+					}
+				case "json":
+					var doc map[string]any
+					if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc) != 1 || !strings.Contains(fmt.Sprint(doc["error"]), tc.msg) {
+						t.Errorf("stdout is not one error document: %v\n%s", err, r.stdout)
+					}
+				}
+				if after := listAll(t, dir); !reflect.DeepEqual(after, before) {
+					t.Errorf("the run left %v, was %v", after, before)
+				}
+			})
+		}
+	}
+	// A directory named like a rows file is still one with a trailing /.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a/flow.yaml": src})
+	if r := schedtoolIn(t, dir, "migrate", "--out", "m.ndjson/", "a/flow.yaml"); r.code != 0 || !strings.Contains(string(mustRead(t, filepath.Join(dir, "m.ndjson/flow.yaml"))), "baseInterval") {
+		t.Errorf("--out m.ndjson/: exit %d\n%s", r.code, r.stderr)
+	}
+}
