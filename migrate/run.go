@@ -138,9 +138,21 @@ func (s *Summary) OK() bool {
 
 // Run migrates the inputs: catalog trees first, then each dump, writing
 // the diff or the JSON report to out and messages to errw.
-func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Writer) (*Summary, error) {
-	bw := bufio.NewWriterSize(out, 64<<10)
-	defer bw.Flush()
+//
+// A run that fails before any of its report reached out leaves out
+// untouched, so that the caller can write a failure document instead of
+// the start of a report (SPEC 9: a machine format writes nothing but its
+// document).
+func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Writer) (_ *Summary, err error) {
+	cw := &countingWriter{w: out}
+	bw := bufio.NewWriterSize(cw, 64<<10)
+	defer func() {
+		if err != nil && cw.n == 0 {
+			bw.Reset(cw) // drop the start of the report: nothing reached out
+			return
+		}
+		bw.Flush()
+	}()
 	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}}
 	var sources []catalog.Input
 	for _, in := range inputs {
@@ -875,4 +887,16 @@ func marshal(v any) []byte {
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

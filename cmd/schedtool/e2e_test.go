@@ -539,7 +539,7 @@ func TestMigrateOutTree(t *testing.T) {
 // that wrote its whole document before failing gets no second one.
 func TestFailureDocument(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/t", "ghcr.io/estuary/materialize-snowflake:v4")})
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" + snowflake("a/t", "ghcr.io/estuary/materialize-snowflake:v4"), "cat2/flow.yaml": "materializations:\n" + snowflake("a/u", "ghcr.io/estuary/materialize-snowflake:v4"), "blank.ndjson": "\n\n"})
 	const missing = "nope.yaml: no such file or directory"
 	const empty = "-: standard input is empty: no catalog source and no stored-spec rows"
 	for _, tc := range []struct {
@@ -555,6 +555,11 @@ func TestFailureDocument(t *testing.T) {
 		{"validate json, unknown flag", []string{"validate", "-o", "json", "--bogus", "cat"}, "json", "unknown flag: --bogus (see 'schedtool validate --help')"},
 		{"census json", []string{"census", "-o", "json", "nope.yaml"}, "json", missing},
 		{"migrate json", []string{"migrate", "-o", "json", "-"}, "json", empty},
+		// Failures inside the run, before any of its report went out.
+		{"migrate json, a dump with no rows", []string{"migrate", "-o", "json", "blank.ndjson"}, "json", "blank.ndjson: the dump has no rows: an empty dump is an error, not zero tasks"},
+		{"migrate json --out DIR, a dump with no rows", []string{"migrate", "-o", "json", "--out", "tree", "blank.ndjson"}, "json", "blank.ndjson: the dump has no rows: an empty dump is an error, not zero tasks"},
+		{"migrate json --out DIR, two files onto one", []string{"migrate", "-o", "json", "--out", "tree", "cat/flow.yaml", "cat2/flow.yaml"}, "json", "--out: cat/flow.yaml and cat2/flow.yaml would both be written to tree/flow.yaml; migrate them in separate runs"},
+		{"migrate diff --out DIR, two files onto one", []string{"migrate", "--out", "tree", "cat/flow.yaml", "cat2/flow.yaml"}, "", "--out: cat/flow.yaml and cat2/flow.yaml would both be written to tree/flow.yaml; migrate them in separate runs"},
 		{"explain json", []string{"explain", "-o", "json", "a/t", "nope.yaml"}, "json", missing},
 		{"validate text", []string{"validate", "nope.yaml"}, "", missing},
 		{"validate github", []string{"validate", "-o", "github", "nope.yaml"}, "", missing},
