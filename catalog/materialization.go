@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"schedtool/catalog/tree"
 	"schedtool/finding"
 	"schedtool/schedule/connector"
+	"schedtool/schemas"
 )
 
 // Materialization is one materialization spec, wherever it was read.
@@ -72,6 +74,84 @@ func (m *Materialization) Deleted() bool {
 func (m *Materialization) Disabled() bool {
 	d := m.Spec.Path("shards", "disable")
 	return d != nil && d.Kind == tree.Bool && d.Value == "true"
+}
+
+// SpecProblem is a value of a materialization spec whose type Flow's
+// model refuses (schemas.Task): delete or shards.disable not a boolean,
+// shards not an object, shards.flags not an object of strings. Flow's
+// build fails on it.
+type SpecProblem struct {
+	Node *tree.Node // the value at fault
+	Path []string   // its keys from the spec
+}
+
+// RuntimeFlag reports whether the problem is the enable-runtime-v2 flag's
+// own value (not a string): what --enable-runtime-v2 rewrites.
+func (p SpecProblem) RuntimeFlag() bool {
+	return len(p.Path) == 3 && p.Path[0] == "shards" && p.Path[1] == "flags" && p.Path[2] == "enable-runtime-v2"
+}
+
+// Flag reports whether the problem is in shards.flags (the object or one
+// of its values).
+func (p SpecProblem) Flag() bool {
+	return len(p.Path) >= 2 && p.Path[0] == "shards" && p.Path[1] == "flags"
+}
+
+// Describe says what is wrong, without the task's name:
+// `shards.disable must be a boolean, not the string "true"`.
+func (p SpecProblem) Describe() string {
+	want := "a boolean"
+	switch {
+	case len(p.Path) == 1 && p.Path[0] == "shards":
+		want = "an object"
+	case len(p.Path) == 2 && p.Flag():
+		want = "an object of string values"
+	case len(p.Path) == 3 && p.Flag():
+		want = "a string"
+	}
+	return fmt.Sprintf("%s must be %s, not %s", strings.Join(p.Path, "."), want, describeValue(p.Node))
+}
+
+// describeValue names a value for a message: its type, and a scalar's text.
+func describeValue(n *tree.Node) string {
+	switch n.Kind {
+	case tree.String:
+		return "the string " + strconv.Quote(n.Value)
+	case tree.Bool, tree.Number:
+		return "the " + n.Kind.String() + " " + n.Value
+	case tree.Null:
+		return "null"
+	}
+	return article(n.Kind)
+}
+
+// SpecProblems checks delete, shards, shards.disable and shards.flags
+// against the types of Flow's model (schemas.CheckTask), in path order.
+func (m *Materialization) SpecProblems() []SpecProblem {
+	del, shards := m.Spec.Get("delete"), m.Spec.Get("shards")
+	if del == nil && shards == nil {
+		return nil
+	}
+	v := make(map[string]any, 2)
+	if del != nil {
+		v["delete"] = del.Interface(nil)
+	}
+	if shards != nil {
+		v["shards"] = shards.Interface(nil)
+	}
+	ps := schemas.CheckTask(v)
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]SpecProblem, 0, len(ps))
+	for _, p := range ps {
+		n := m.Spec.Path(p.Path...)
+		if n == nil || len(p.Path) == 0 {
+			continue // not a value of the spec: cannot happen with Task's schema
+		}
+		out = append(out, SpecProblem{Node: n, Path: p.Path})
+	}
+	return out
 }
 
 // ModelSchedule is the materialization's syncSchedule, nil when absent or null.

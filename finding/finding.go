@@ -64,10 +64,10 @@ type RuleInfo struct {
 
 // Rules lists every rule, in the order of SPEC section 5.
 var Rules = []RuleInfo{
-	{ParseError, Error, "A source, config file or stored-spec row cannot be read or parsed, an import cycle, or a path escaping the root."},
+	{ParseError, Error, "A source, config file or stored-spec row cannot be read or parsed, an import cycle, a path escaping the root, or a materialization's delete, shards or shards.disable of a type Flow's model refuses."},
 	{InvalidSyncSchedule, Error, "The materialization syncSchedule does not decode or fails Flow's validation."},
 	{RequiresRuntimeV2, Error, "A materialization syncSchedule on a task that is not on the V2 runtime."},
-	{InvalidShardFlag, Error, "shards.flags.enable-runtime-v2 is not a string (an unquoted YAML true is a boolean, which Flow refuses)."},
+	{InvalidShardFlag, Error, "shards.flags is not an object of strings, which Flow refuses: enable-runtime-v2 or another flag is not a string (an unquoted YAML true is a boolean), or flags is not an object."},
 	{SyncScheduleConflict, Error, "A materialization syncSchedule beside a configured connector schedule."},
 	{InvalidConnectorSchedule, Error, "A connector schedule that its connector would refuse."},
 	{AckDelayStacks, Warning, "A materialization syncSchedule while the connector still delays its acknowledgements."},

@@ -98,6 +98,19 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	if p.Crashes != nil && d.Result.Schedule != nil {
 		d.Crashes = p.Crashes.Find(d.Result.Schedule)
 	}
+	if d.Action == Migrate {
+		// Flow refuses the spec as it is: a migration would be refused
+		// too, or would paper over a value nobody has decided (flags: "x").
+		// The runtime flag's own value is what --enable-runtime-v2 writes.
+		for _, sp := range m.SpecProblems() {
+			if d.EnableRuntimeV2 && sp.RuntimeFlag() {
+				continue
+			}
+			d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
+			d.Reason = "Flow refuses the spec as it is (" + sp.Describe() + "); fix that first"
+			return d
+		}
+	}
 	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.

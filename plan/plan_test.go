@@ -3,6 +3,7 @@ package plan
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"schedtool/catalog"
@@ -115,6 +116,62 @@ func TestDecide(t *testing.T) {
 			}
 			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
 				t.Error("no reason")
+			}
+		})
+	}
+}
+
+// A spec that Flow's model refuses (delete or shards.disable not a
+// boolean, shards.flags not an object of strings) is never migrated: the
+// migration would be refused too, or would overwrite a value nobody
+// decided (flags: "x"). It needs review. --enable-runtime-v2 still fixes
+// the runtime flag's own value (enable-runtime-v2: true), which it writes.
+func TestDecideSpecRefusedByFlow(t *testing.T) {
+	const v2 = "    shards: {flags: {enable-runtime-v2: \"true\"}}\n"
+	for _, tc := range []struct {
+		name   string
+		opts   Options
+		spec   string
+		action Action
+		reason string // the reason's start
+	}{
+		{"plain V2", Options{}, v2, Migrate, ""},
+		{"disable a string", Options{}, "    shards: {disable: \"true\", flags: {enable-runtime-v2: \"true\"}}\n", Review, `Flow refuses the spec as it is (shards.disable must be a boolean, not the string "true"); fix that first`},
+		{"delete a string", Options{}, "    delete: \"yes\"\n" + v2, Review, `Flow refuses the spec as it is (delete must be a boolean, not the string "yes")`},
+		{"another flag not a string", Options{}, "    shards: {flags: {enable-runtime-v2: \"true\", other: 3}}\n", Review, "Flow refuses the spec as it is (shards.flags.other must be a string, not the number 3)"},
+		{"disable true is fine", Options{}, "    shards: {disable: true, flags: {enable-runtime-v2: \"true\"}}\n", Migrate, ""},
+		{"V1, flags a string: blocked", Options{}, "    shards: {flags: \"x\"}\n", Skip, "a V1 task"},
+		{"V1, flags a string, --enable-runtime-v2", Options{EnableRuntimeV2: true}, "    shards: {flags: \"x\"}\n", Review, `Flow refuses the spec as it is (shards.flags must be an object of string values, not the string "x")`},
+		{"V1, shards null, --enable-runtime-v2", Options{EnableRuntimeV2: true}, "    shards:\n", Review, "Flow refuses the spec as it is (shards must be an object, not null)"},
+		{"V1, boolean flag, --enable-runtime-v2 writes it", Options{EnableRuntimeV2: true}, "    shards: {flags: {enable-runtime-v2: true}}\n", Migrate, ""},
+		{"V1, boolean flag and another bad one, --enable-runtime-v2", Options{EnableRuntimeV2: true}, "    shards: {flags: {enable-runtime-v2: true, x: null}}\n", Review, "Flow refuses the spec as it is (shards.flags.x must be a string, not null)"},
+		{"not a scheduling image: nothing to do", Options{}, "    delete: \"yes\"\n" + v2, None, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			image := sf
+			if tc.action == None {
+				image = "ghcr.io/estuary/materialize-postgres:v4"
+			}
+			src := "materializations:\n  acmeCo/t/x:\n" + tc.spec + "    endpoint: {connector: {image: " + image + ", config: {syncSchedule: {syncFrequency: 1h}}}}\n"
+			dir := t.TempDir()
+			p := filepath.Join(dir, "flow.yaml")
+			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cat := catalog.Load(in, catalog.DefaultOptions())
+			if len(cat.Materializations) != 1 {
+				t.Fatalf("problems: %+v", cat.Problems)
+			}
+			d := (&Planner{Registry: connector.Builtin(), Options: tc.opts}).Decide(cat.Materializations[0])
+			if d.Action != tc.action || !strings.HasPrefix(d.Reason, tc.reason) {
+				t.Errorf("action %s, reason %q; want %s, %q", d.Action, d.Reason, tc.action, tc.reason)
+			}
+			if d.Action == Review && (d.Model != nil || d.ZeroConnector || d.EnableRuntimeV2) {
+				t.Errorf("a task to review still has changes: %+v", d)
 			}
 		})
 	}

@@ -117,6 +117,36 @@ func Connector() []byte {
 	return marshal(s)
 }
 
+// Task is the part of a materialization spec that schedtool reads besides
+// its schedules, typed as Flow's model types it (MaterializationDef and
+// ShardTemplate, crates/models/src/shards.rs at estuary/flow@7bf4bae):
+// delete and shards.disable are booleans, shards an object, and
+// shards.flags a map of strings (BTreeMap<Token, Token>). Flow's serde
+// decoder refuses the spec, and so the build, when one of these has
+// another type (null too: these fields have defaults, not Options). The
+// other keys are left to Flow: schedtool does not model them, so they are
+// allowed here.
+type Task struct {
+	Delete bool           `json:"delete,omitempty"`
+	Shards *ShardTemplate `json:"shards,omitempty"`
+}
+
+// ShardTemplate is the part of Flow's ShardTemplate that Task checks.
+type ShardTemplate struct {
+	Disable bool              `json:"disable,omitempty"`
+	Flags   map[string]string `json:"flags,omitempty"`
+}
+
+// TaskID identifies Task's schema.
+const TaskID = "https://schedtool.dev/schemas/materialization-task-fields.json"
+
+func taskSchema() []byte {
+	r := invopop.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	s := r.Reflect(&Task{})
+	s.ID = invopop.ID(TaskID)
+	return marshal(s)
+}
+
 // structural are the schemas validate checks with: the structure alone
 // (types, required and unknown keys), no patterns, since Flow's decoder
 // and the connectors accept values outside the published patterns.
@@ -125,15 +155,15 @@ func structural() (modelDoc, connDoc []byte) {
 }
 
 var (
-	once              sync.Once
-	modelSch, connSch *jsonschema.Schema
-	errCompile        error
+	once                       sync.Once
+	modelSch, connSch, taskSch *jsonschema.Schema
+	errCompile                 error
 )
 
 func compile() {
 	c := jsonschema.NewCompiler()
 	m, cn := structural()
-	for id, b := range map[string][]byte{ModelID: m, ConnectorID: cn} {
+	for id, b := range map[string][]byte{ModelID: m, ConnectorID: cn, TaskID: taskSchema()} {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 		if err == nil {
 			err = c.AddResource(id, doc)
@@ -146,7 +176,10 @@ func compile() {
 	if modelSch, errCompile = c.Compile(ModelID); errCompile != nil {
 		return
 	}
-	connSch, errCompile = c.Compile(ConnectorID)
+	if connSch, errCompile = c.Compile(ConnectorID); errCompile != nil {
+		return
+	}
+	taskSch, errCompile = c.Compile(TaskID)
 }
 
 // Problem is a structural failure at a path (JSON pointer tokens relative
@@ -196,7 +229,20 @@ func CheckConnector(v any) *Problem {
 	return check(&connSch, v)
 }
 
+// CheckTask checks the delete and shards values of a materialization spec
+// (Task), given as {"delete": ..., "shards": ...} with only the keys the
+// spec has. It returns every problem, in path order: Flow reports the
+// first it meets, but a person fixing the spec wants them all.
+func CheckTask(v any) []Problem { return checkAll(&taskSch, v) }
+
 func check(sch **jsonschema.Schema, v any) *Problem {
+	if ps := checkAll(sch, v); len(ps) > 0 {
+		return &ps[0]
+	}
+	return nil
+}
+
+func checkAll(sch **jsonschema.Schema, v any) []Problem {
 	once.Do(compile)
 	if errCompile != nil {
 		panic("schemas: " + errCompile.Error())
@@ -207,18 +253,19 @@ func check(sch **jsonschema.Schema, v any) *Problem {
 	}
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		return &Problem{Msg: err.Error()}
+		return []Problem{{Msg: err.Error()}}
 	}
 	leaves := leafErrors(ve, nil)
 	sort.SliceStable(leaves, func(i, j int) bool {
 		return strings.Join(leaves[i].InstanceLocation, "/") < strings.Join(leaves[j].InstanceLocation, "/")
 	})
+	var out []Problem
 	for _, l := range leaves {
 		if p := describe(l); p != nil {
-			return p
+			out = append(out, *p)
 		}
 	}
-	return nil
+	return out
 }
 
 func leafErrors(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {

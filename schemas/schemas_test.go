@@ -135,3 +135,38 @@ func TestConnectorSchemaAnnotations(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// CheckTask types delete, shards, shards.disable and shards.flags as
+// Flow's model does (MaterializationDef, ShardTemplate at
+// estuary/flow@7bf4bae), reports every problem in path order, and leaves
+// the keys it does not model alone.
+func TestCheckTask(t *testing.T) {
+	for _, tc := range []struct {
+		doc  string
+		want string // "path: message" per problem, joined by "; "
+	}{
+		{`{}`, ""},
+		{`{"delete": true, "shards": {"disable": false, "flags": {"enable-runtime-v2": "true", "other": "x"}}}`, ""},
+		{`{"shards": {"maxTxnDuration": "30s", "logLevel": "debug", "unknownToSchedtool": [1]}}`, ""},
+		{`{"shards": {"flags": {}}}`, ""},
+		{`{"delete": "yes"}`, "delete: invalid type: string, expected boolean"},
+		{`{"delete": null}`, "delete: invalid type: null, expected boolean"},
+		{`{"shards": "x"}`, "shards: invalid type: string, expected object"},
+		{`{"shards": null}`, "shards: invalid type: null, expected object"},
+		{`{"shards": {"disable": "true"}}`, "shards/disable: invalid type: string, expected boolean"},
+		{`{"shards": {"disable": 1}}`, "shards/disable: invalid type: number, expected boolean"},
+		{`{"shards": {"flags": "x"}}`, "shards/flags: invalid type: string, expected object"},
+		{`{"shards": {"flags": ["enable-runtime-v2"]}}`, "shards/flags: invalid type: array, expected object"},
+		{`{"shards": {"flags": {"enable-runtime-v2": true}}}`, "shards/flags/enable-runtime-v2: invalid type: boolean, expected string"},
+		{`{"shards": {"flags": {"b": null, "a": 3}}}`, "shards/flags/a: invalid type: number, expected string; shards/flags/b: invalid type: null, expected string"},
+		{`{"delete": "yes", "shards": {"disable": "true", "flags": "x"}}`, "delete: invalid type: string, expected boolean; shards/disable: invalid type: string, expected boolean; shards/flags: invalid type: string, expected object"},
+	} {
+		var got []string
+		for _, p := range CheckTask(value(t, tc.doc)) {
+			got = append(got, strings.Join(p.Path, "/")+": "+p.Msg)
+		}
+		if s := strings.Join(got, "; "); s != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.doc, s, tc.want)
+		}
+	}
+}

@@ -41,6 +41,13 @@ var trickyRows = []string{
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4"}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":null}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"endpoint":{"local":{"command":["x"]}},"syncSchedule":{"baseInterval":"1h"}}}`,
+	// Fields whose type Flow's model refuses, in several places.
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"disable":"true","flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}}}}`,
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"bindings":[{"resource":{"table":"é名😀"}}],"shards":{"flags":{"enable-runtime-v2":"true"},"disable":"true"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}}}}`,
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"delete":"yes","shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`,
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":"x"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`,
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"bindings":[],"shards":{"flags":{"other":3,"enable-runtime-v2":null}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`,
+	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":null,"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`,
 	// A value that reads like the name, or like the stand-ins.
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-redshift:v4","config":{"syncSchedule":{"syncFrequency":"acmeCo/a @@schedtool-task-9d41@@ 1987654321"}}}}}}`,
 }

@@ -33,6 +33,13 @@ func mat(flags, sched, image, config string) string {
 	return b.String()
 }
 
+// withSpec is a one-materialization source with these spec lines, on an
+// image whose connector schedule is zero (no other rule applies).
+func withSpec(lines string) string {
+	return "materializations:\n  acmeCo/t/materialize-x:\n" + lines +
+		"    endpoint:\n      connector:\n        image: " + sf + "\n        config: {syncSchedule: {syncFrequency: 0s}}\n    bindings: []\n"
+}
+
 const (
 	sf      = "ghcr.io/estuary/materialize-snowflake:v4"
 	v2      = `"true"`
@@ -120,6 +127,18 @@ func TestRules(t *testing.T) {
 		// invalid-shard-flag
 		{"invalid-shard-flag: unquoted true", map[string]string{"flow.yaml": mat("true", model1h, sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-shard-flag", "requires-runtime-v2"}},
 		{"near miss invalid-shard-flag: the string false", map[string]string{"flow.yaml": mat(`"false"`, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
+		{"invalid-shard-flag: null", map[string]string{"flow.yaml": mat("null", "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"invalid-shard-flag"}},
+		{"invalid-shard-flag: flags a string", map[string]string{"flow.yaml": withSpec("    shards: {flags: \"x\"}\n")}, []string{"invalid-shard-flag"}},
+		{"invalid-shard-flag: flags a list", map[string]string{"flow.yaml": withSpec("    shards: {flags: [enable-runtime-v2]}\n")}, []string{"invalid-shard-flag"}},
+		{"invalid-shard-flag: another flag a number", map[string]string{"flow.yaml": withSpec("    shards: {flags: {enable-runtime-v2: \"true\", other: 3}}\n")}, []string{"invalid-shard-flag"}},
+		{"near miss invalid-shard-flag: another flag a string", map[string]string{"flow.yaml": withSpec("    shards: {flags: {enable-runtime-v2: \"true\", other: \"3\"}}\n")}, nil},
+
+		// parse-error: a field Flow's model types otherwise (schemas.Task)
+		{"parse-error: shards.disable a string", map[string]string{"flow.yaml": withSpec("    shards: {disable: \"true\"}\n")}, []string{"parse-error"}},
+		{"parse-error: delete a string", map[string]string{"flow.yaml": withSpec("    delete: \"yes\"\n")}, []string{"parse-error"}},
+		{"parse-error: shards a list", map[string]string{"flow.yaml": withSpec("    shards: [disable]\n")}, []string{"parse-error"}},
+		{"parse-error and invalid-shard-flag together", map[string]string{"flow.yaml": withSpec("    delete: null\n    shards: {disable: 1, flags: \"x\"}\n")}, []string{"invalid-shard-flag", "parse-error", "parse-error"}},
+		{"near miss parse-error: booleans", map[string]string{"flow.yaml": withSpec("    delete: false\n    shards: {disable: true, flags: {}}\n")}, nil},
 
 		// sync-schedule-conflict
 		{"sync-schedule-conflict: fixed", map[string]string{"flow.yaml": mat(v2, model1h, sf, `{syncSchedule: {syncFrequency: 30m}}`)}, []string{"sync-schedule-conflict"}},
@@ -271,5 +290,36 @@ func TestStacksDeferral(t *testing.T) {
 	files = map[string]string{"flow.yaml": mat(v2, model1h, "ghcr.io/estuary/materialize-snowflake:v3", `{host: h}`)}
 	if got := rules(runCatalog(t, files, reg)); len(got) != 1 || got[0] != "ack-delay-stacks" {
 		t.Errorf("before the deferral: %v", got)
+	}
+}
+
+// A field whose type Flow's model refuses is reported at its node, with
+// what it must be, what it is, and that Flow refuses the spec.
+func TestSpecFieldFindings(t *testing.T) {
+	fs := runCatalog(t, map[string]string{"flow.yaml": withSpec("    delete: \"yes\"\n    shards:\n      disable: \"true\"\n      flags: {enable-runtime-v2: \"true\", other: 3}\n")}, nil)
+	finding.Sort(fs)
+	type one struct {
+		Rule    string
+		Line    int
+		Column  int
+		Pointer string
+		Message string
+	}
+	var got []one
+	for _, f := range fs {
+		got = append(got, one{f.Rule, f.Pos.Line, f.Pos.Column, f.Pos.Pointer, f.Message})
+	}
+	const p = "/materializations/acmeCo~1t~1materialize-x"
+	want := []one{
+		{"parse-error", 3, 13, p + "/delete", `materialization acmeCo/t/materialize-x: delete must be a boolean, not the string "yes"; Flow's model refuses the spec, so its build fails (schedtool reads it as a task, not a deletion)`},
+		{"parse-error", 5, 16, p + "/shards/disable", `materialization acmeCo/t/materialize-x: shards.disable must be a boolean, not the string "true"; Flow's model refuses the spec, so its build fails`},
+		{"invalid-shard-flag", 6, 49, p + "/shards/flags/other", `materialization acmeCo/t/materialize-x: shards.flags.other must be a string, not the number 3; Flow refuses the spec`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	fs = runCatalog(t, map[string]string{"flow.yaml": withSpec("    shards:\n      flags: \"x\"\n")}, nil)
+	if len(fs) != 1 || fs[0].Message != `materialization acmeCo/t/materialize-x: shards.flags must be an object of string values, not the string "x"; Flow refuses the spec, and the task is not on the V2 runtime` || fs[0].Pos.Line != 4 || fs[0].Pos.Pointer != p+"/shards/flags" {
+		t.Errorf("flags: %+v", fs)
 	}
 }

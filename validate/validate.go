@@ -35,13 +35,30 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	}
 	v2, flag := m.V2()
 	boolFlag := flag != nil && flag.Kind == tree.Bool
-	if flag != nil && flag.Kind != tree.String && flag.Kind != tree.Null {
-		hint := "flag values are strings"
-		if boolFlag {
-			hint = fmt.Sprintf("an unquoted %s is a YAML boolean and flag values are strings; quote it: enable-runtime-v2: %q", flag.Value, flag.Value)
+	// The fields schedtool reads beside the schedules, typed as Flow's
+	// model types them: a value of another type fails Flow's build.
+	for _, p := range m.SpecProblems() {
+		switch {
+		case p.RuntimeFlag():
+			hint := "flag values are strings"
+			if boolFlag {
+				hint = fmt.Sprintf("an unquoted %s is a YAML boolean and flag values are strings; quote it: enable-runtime-v2: %q", flag.Value, flag.Value)
+			}
+			add(finding.InvalidShardFlag, finding.Error, flag,
+				fmt.Sprintf("materialization %s: shards.flags.enable-runtime-v2 must be a string, not %s (%s); Flow refuses the spec and the task is not on the V2 runtime", m.Name, flag.Kind, hint))
+		case p.Flag():
+			msg := fmt.Sprintf("materialization %s: %s; Flow refuses the spec", m.Name, p.Describe())
+			if len(p.Path) == 2 {
+				msg += ", and the task is not on the V2 runtime"
+			}
+			add(finding.InvalidShardFlag, finding.Error, p.Node, msg)
+		default:
+			msg := fmt.Sprintf("materialization %s: %s; Flow's model refuses the spec, so its build fails", m.Name, p.Describe())
+			if p.Path[0] == "delete" {
+				msg += " (schedtool reads it as a task, not a deletion)"
+			}
+			add(finding.ParseError, finding.Error, p.Node, msg)
 		}
-		add(finding.InvalidShardFlag, finding.Error, flag,
-			fmt.Sprintf("materialization %s: shards.flags.enable-runtime-v2 must be a string, not %s (%s); Flow refuses the spec and the task is not on the V2 runtime", m.Name, flag.Kind, hint))
 	}
 
 	sched := m.ModelSchedule()

@@ -264,26 +264,31 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 	var ok bool
 	switch string(k) {
 	case "shards":
-		if s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == '{' {
-			return s.object(depth, func(d int, k []byte) bool {
-				if string(k) == "flags" && s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == '{' {
-					return s.object(d, func(d int, k []byte) bool {
-						if string(k) == "enable-runtime-v2" {
-							s.at.Flag = s.p.pos
-							s.flag, ok = s.raw(d, true)
-							return ok
-						}
-						return s.value(d, true)
-					})
-				}
-				if string(k) == "disable" {
-					s.disable, ok = s.raw(d, true)
-					return ok
-				}
-				return s.value(d, true)
-			})
+		// A shards, flags, flag or disable value of a type Flow's model
+		// refuses is a finding placed in the row: the slow way decides.
+		if !s.at1('{') {
+			return false
 		}
-		return s.value(depth, true)
+		return s.object(depth, func(d int, k []byte) bool {
+			switch string(k) {
+			case "flags":
+				if !s.at1('{') {
+					return false
+				}
+				return s.object(d, func(d int, k []byte) bool {
+					if string(k) == "enable-runtime-v2" {
+						s.at.Flag = s.p.pos
+						s.flag, ok = s.raw(d, true)
+						return ok
+					}
+					return s.at1('"') && s.value(d, true)
+				})
+			case "disable":
+				s.disable, ok = s.raw(d, true)
+				return ok && (string(s.disable) == "true" || string(s.disable) == "false")
+			}
+			return s.value(d, true)
+		})
 	case "syncSchedule":
 		s.at.Model = s.p.pos
 		s.model, ok = s.raw(depth, true)
@@ -294,6 +299,11 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 		return false // a deletion (or not): the slow way decides
 	}
 	return s.value(depth, false)
+}
+
+// at1 reports whether the value at p.pos starts with c.
+func (s *rowScanner) at1(c byte) bool {
+	return s.p.pos < len(s.p.src) && s.p.src[s.p.pos] == c
 }
 
 func (s *rowScanner) endpointField(depth int, k []byte) bool {

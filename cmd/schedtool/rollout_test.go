@@ -586,3 +586,75 @@ func TestBlockedV1ExitsTwo(t *testing.T) {
 		})
 	}
 }
+
+// Values Flow's model refuses (shards.flags not an object of strings,
+// shards.disable or delete not a boolean), from a source and from a dump:
+// validate reports each at its node, migrate leaves the task for review
+// (also with --enable-runtime-v2, which must not overwrite flags: "x"),
+// census says needs-review, and nothing panics or changes.
+func TestSpecRefusedByFlowEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	cfg := "\n          host: h\n          syncSchedule:\n            syncFrequency: 1h"
+	src := "materializations:\n" +
+		strings.Replace(v2Materialization("a/disable", sfImage, cfg), "    shards:\n", "    shards:\n      disable: \"true\"\n", 1) +
+		strings.Replace(v2Materialization("a/delete", sfImage, cfg), "    shards:\n", "    delete: \"yes\"\n    shards:\n", 1) +
+		strings.Replace(v2Materialization("a/flags", sfImage, cfg), "      flags:\n        enable-runtime-v2: \"true\"\n", "      flags: \"x\"\n", 1)
+	row := strings.Replace(dumpRow("d/other-flag"), `{"enable-runtime-v2":"true"}`, `{"enable-runtime-v2":"true","other":3}`, 1)
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": src, "dump.ndjson": row})
+
+	r := schedtoolIn(t, dir, "validate", "cat", "dump.ndjson")
+	want := `cat/flow.yaml:4:16: error parse-error: materialization a/disable: shards.disable must be a boolean, not the string "true"; Flow's model refuses the spec, so its build fails
+cat/flow.yaml:13:13: info connector-schedule-in-use: materialization a/disable is paced by its connector, which delays commit acknowledgements by up to 1h (syncSchedule.syncFrequency); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime
+cat/flow.yaml:16:13: error parse-error: materialization a/delete: delete must be a boolean, not the string "yes"; Flow's model refuses the spec, so its build fails (schedtool reads it as a task, not a deletion)
+cat/flow.yaml:26:13: info connector-schedule-in-use: materialization a/delete is paced by its connector, which delays commit acknowledgements by up to 1h (syncSchedule.syncFrequency); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime
+cat/flow.yaml:30:14: error invalid-shard-flag: materialization a/flags: shards.flags must be an object of string values, not the string "x"; Flow refuses the spec, and the task is not on the V2 runtime
+dump.ndjson:1:157: error invalid-shard-flag: materialization d/other-flag: shards.flags.other must be a string, not the number 3; Flow refuses the spec
+dump.ndjson:1:262: info connector-schedule-in-use: materialization d/other-flag is paced by its connector, which delays commit acknowledgements by up to 1h (syncSchedule.syncFrequency); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime
+4 errors, 0 warnings, 3 infos in 4 materializations from 2 files
+`
+	expect(t, r, 2, nil, nil)
+	if r.stdout != want || r.stderr != "" {
+		t.Errorf("validate:\n%s\nwant:\n%s\nstderr: %s", r.stdout, want, r.stderr)
+	}
+	// -o json and sarif stay documents, with the same findings.
+	for _, format := range []string{"json", "sarif"} {
+		r = schedtoolIn(t, dir, "validate", "-o", format, "cat", "dump.ndjson")
+		if r.code != 2 || !json.Valid([]byte(r.stdout)) || strings.Count(r.stdout, "Flow refuses the spec") != 2 || strings.Count(r.stdout, "Flow's model refuses the spec") != 2 {
+			t.Errorf("validate -o %s: exit %d\n%s", format, r.code, r.stdout)
+		}
+	}
+
+	reviews := []string{
+		"  a/delete (cat/flow.yaml:16): Flow refuses the spec as it is (delete must be a boolean, not the string \"yes\"); fix that first\n",
+		"  a/disable (cat/flow.yaml:3): Flow refuses the spec as it is (shards.disable must be a boolean, not the string \"true\"); fix that first\n",
+		"  d/other-flag (dump.ndjson:1): Flow refuses the spec as it is (shards.flags.other must be a string, not the number 3); fix that first\n",
+	}
+	r = schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
+	expect(t, r, 2, nil, append([]string{"migrate: 4 materializations: 3 need review, 1 skipped (V1); 0 files to change", "schedtool: 3 tasks need review\n"}, reviews...))
+	if r.stdout != "" {
+		t.Errorf("migrate changed a spec Flow refuses:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "--out", "rows.ndjson", "cat", "dump.ndjson")
+	expect(t, r, 1, nil, []string{"--write and --out"})
+	r = schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "cat")
+	expect(t, r, 2, nil, []string{"3 need review; 0 written", reviews[0], reviews[1],
+		"  a/flags (cat/flow.yaml:29): Flow refuses the spec as it is (shards.flags must be an object of string values, not the string \"x\"); fix that first\n"})
+	if got := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml"))); got != src {
+		t.Errorf("the source changed:\n%s", got)
+	}
+
+	r = schedtoolIn(t, dir, "census", "-o", "csv", "cat", "dump.ndjson")
+	for _, line := range []string{
+		"a/delete,ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v2,fixed,1h,false,false,needs-review,",
+		"a/disable,ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v2,fixed,1h,false,false,needs-review,",
+		"a/flags,ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v1,fixed,1h,false,false,blocked-v1,",
+		"d/other-flag,ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v2,fixed,1h,false,false,needs-review,",
+	} {
+		if !strings.Contains(r.stdout, line) {
+			t.Errorf("census lacks %q:\n%s", line, r.stdout)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("census: exit %d\n%s", r.code, r.stderr)
+	}
+}
