@@ -2,11 +2,16 @@ package pgsource_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"schedtool/catalog"
+	"schedtool/catalog/pgsource/pgtest"
 	"schedtool/migrate"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
@@ -117,5 +122,65 @@ func checkTask(t *testing.T, m *catalog.Materialization, id string) {
 		}
 	} else if res.Delay == 0 && !res.Known {
 		t.Errorf("%s: connector schedule unknown: %+v", m.Name, res)
+	}
+}
+
+// From PostgreSQL too (the first pass over the names is a second query):
+// names that differ only in case are not written and need review, the
+// others are; a spec stored with tabs between its tokens and exponents
+// is written so that a strict YAML 1.1 reader takes it (no tab, 1.0e+3)
+// and loads back as the task.
+func TestMigrateIntoATreeCaseClashAndStrictYAML(t *testing.T) {
+	db := pgtest.Require(t)
+	spec := func(config string) string {
+		return `{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":` + config + `}},"bindings":[]}`
+	}
+	plain := `{"host":"h","warehouse":"WH","syncSchedule":{"syncFrequency":"1h"}}`
+	var dump bytes.Buffer
+	for _, r := range []struct{ name, spec string }{
+		{"acmeCo/Clash", spec(plain)},
+		{"acmeCo/clash", spec(plain)},
+		{"acmeCo/tabs", spec("{\t\"host\":\t\"h\",\t\"port\":\t1e3,\t\"syncSchedule\":\t{\"syncFrequency\":\t\"1h\"}}")},
+	} {
+		fmt.Fprintf(&dump, `{"catalog_name":%q,"spec_type":"materialization","last_pub_id":"0102030405060708","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":%s}`+"\n", r.name, r.spec)
+	}
+	if _, err := db.Load(context.Background(), &dump); err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := catalog.Resolve([]string{db.BypassURL}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := connector.Builtin()
+	mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+	dir := filepath.Join(t.TempDir(), "out")
+	var out, errb bytes.Buffer
+	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: "diff"}, &out, &errb)
+	if err != nil || sum.Written != 1 || sum.Review() != 2 {
+		t.Fatalf("%v %+v, want 1 written and 2 to review\n%s", err, sum, errb.String())
+	}
+	for _, want := range []string{"acmeCo/Clash (", "differs only in case from acmeCo/clash", "acmeCo/clash (", "differs only in case from acmeCo/Clash"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("notes lack %q:\n%s", want, errb.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "acmeCo/Clash")); err == nil {
+		t.Error("acmeCo/Clash was written")
+	}
+	path := filepath.Join(dir, "acmeCo/tabs/flow.yaml")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsRune(src, '\t') || !bytes.Contains(src, []byte(`"port": 1.0e+3`)) {
+		t.Errorf("not as a YAML 1.1 reader takes it:\n%q", src)
+	}
+	cat := loadSource(t, path)
+	if len(cat.Materializations) != 1 {
+		t.Fatalf("%d materializations", len(cat.Materializations))
+	}
+	checkTask(t, cat.Materializations[0], "0102030405060708")
+	if port := fmt.Sprint(cat.Materializations[0].Spec.Path("endpoint", "connector", "config", "port").Interface(nil)); port != "1000" {
+		t.Errorf("port = %v", cat.Materializations[0].Spec.Path("endpoint", "connector", "config", "port").Interface(nil))
 	}
 }
