@@ -23,6 +23,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -208,7 +209,7 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 		total++
 	}
 	if _, err := rr.Close(); err != nil {
-		return err
+		return lost(err, total)
 	}
 	if total == 0 {
 		// Row-level security hides rows silently: no rows at all is
@@ -227,6 +228,19 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 		return err
 	}
 	return bw.Flush()
+}
+
+// lost says that a read which failed without the server's word (the
+// socket closed or broke: a proxy, a firewall, a restart, an
+// administrator's pg_terminate_backend while the server was blocked on
+// the socket) lost its connection part way, so that what was read is
+// known to be incomplete.
+func lost(err error, rows int) error {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, map[bool]string{true: "row", false: "rows"}[rows == 1], err)
 }
 
 func exec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
