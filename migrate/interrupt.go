@@ -13,6 +13,7 @@ import (
 var intr = struct {
 	mu       sync.Mutex
 	temps    map[string]bool
+	dirs     []string // made for staged files, removed again by a signal
 	inCommit bool
 	pending  os.Signal
 }{temps: map[string]bool{}}
@@ -57,6 +58,24 @@ func dropTemp(name string) {
 	})
 }
 
+// mkdirRegistered makes a directory to hold temp files and registers
+// it in one step, so that a signal removes it when they are all it held.
+func mkdirRegistered(d string) error {
+	return withTemps(func() error {
+		err := os.Mkdir(d, 0o755)
+		if err == nil {
+			intr.dirs = append(intr.dirs, d)
+		}
+		return err
+	})
+}
+
+// forgetDirs unregisters the directories: their files are in place, or
+// they are gone.
+func forgetDirs() {
+	withTemps(func() error { intr.dirs = nil; return nil })
+}
+
 func beginCommit() {
 	withTemps(func() error { intr.inCommit = true; return nil })
 }
@@ -90,6 +109,10 @@ func OnSignal(sig os.Signal, exit func()) {
 		os.Remove(name)
 		delete(intr.temps, name)
 	}
+	for i := len(intr.dirs) - 1; i >= 0; i-- {
+		os.Remove(intr.dirs[i]) // only an empty directory goes
+	}
+	intr.dirs = nil
 	exit()
 	intr.mu.Unlock()
 }

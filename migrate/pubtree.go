@@ -281,17 +281,28 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // pubTree writes the publishable tree of --out DIR: one source per task,
-// each created once and never over an existing file, then the index.
+// each created once and never over an existing file, then the index. The
+// tree is written all or nothing: each task's source is staged as a temp
+// file beside its place while the rows stream, and put in place only
+// once every row is read (commit). A read that fails part way (a lost
+// database connection, a statement timeout) or a signal leaves no source
+// behind: a partial tree would look complete to whoever publishes its
+// sources one by one.
 type pubTree struct {
 	dir     string
 	created bool
 	paths   map[string]string // slash path -> the task written there
 	order   []string
-	force   bool // replace a file already there (--force)
+	staged  []staged
+	dirs    []string // directories made for the tree, in order
+	force   bool     // replace a file already there (--force)
 	// clash holds the names that differ from others only in case, which
 	// are not written (CaseClashes).
 	clash map[string][]string
 }
+
+// staged is a task's source written to a temp file, not yet in place.
+type staged struct{ tmp, dst string }
 
 func newPubTree(dir string) *pubTree { return &pubTree{dir: dir, paths: map[string]string{}} }
 
@@ -299,7 +310,7 @@ func newPubTree(dir string) *pubTree { return &pubTree{dir: dir, paths: map[stri
 // write that failed.
 type refusal struct{ error }
 
-// add writes a task's source; it returns the file written.
+// add stages a task's source; it returns the file it goes to.
 func (p *pubTree) add(name string, spec []byte) (string, error) {
 	rel, err := TaskPath(name)
 	if err != nil {
@@ -316,20 +327,64 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 		return "", err
 	}
 	dst := filepath.Join(p.dir, filepath.FromSlash(rel))
-	if err := createNew(dst, src, p.force); err != nil {
+	if !p.force {
+		if _, err := os.Lstat(dst); err == nil {
+			return "", existsError(dst)
+		}
+	}
+	dir, base := filepath.Split(dst)
+	tmp, err := createTemp(dir, base)
+	if err != nil {
+		return "", err
+	}
+	if err := fill(tmp, src, 0o644); err != nil {
+		dropTemp(tmp.Name())
 		return "", err
 	}
 	p.paths[rel] = name
 	p.order = append(p.order, rel)
+	p.staged = append(p.staged, staged{tmp.Name(), dst})
 	return dst, nil
+}
+
+// commit puts every staged source in place, as one group (a signal
+// during it lets it finish), calling done with each file and the error
+// that kept it out, if any.
+func (p *pubTree) commit(done func(dst string, err error)) {
+	beginCommit()
+	defer endCommit()
+	for _, s := range p.staged {
+		done(s.dst, place(s.tmp, s.dst, p.force))
+	}
+	p.staged = nil
+	forgetDirs()
+}
+
+// abort removes every staged source and the directories made for them
+// that are left empty.
+func (p *pubTree) abort() {
+	for _, s := range p.staged {
+		dropTemp(s.tmp)
+	}
+	p.staged = nil
+	for i := len(p.dirs) - 1; i >= 0; i-- {
+		os.Remove(p.dirs[i]) // only an empty directory goes
+	}
+	forgetDirs()
 }
 
 // mkdirs creates DIR (and its parents) the first time, then each
 // directory of rel inside it, refusing any that exists as something
-// other than a plain directory (a symlink would lead elsewhere).
+// other than a plain directory (a symlink would lead elsewhere). The
+// directories it makes are registered, so that a signal removes them
+// again while they hold nothing but temp files.
 func (p *pubTree) mkdirs(rel string) error {
 	if !p.created {
-		if err := os.MkdirAll(p.dir, 0o755); err != nil {
+		// DIR's parents stay; DIR itself, made here, goes with a signal.
+		if err := os.MkdirAll(filepath.Dir(filepath.Clean(p.dir)), 0o755); err != nil {
+			return err
+		}
+		if err := p.mkdir(filepath.Clean(p.dir)); err != nil && !errors.Is(err, fs.ErrExist) {
 			return err
 		}
 		if st, err := os.Lstat(p.dir); err != nil {
@@ -342,11 +397,31 @@ func (p *pubTree) mkdirs(rel string) error {
 	if rel == "." {
 		return nil
 	}
-	at, err := mkdirEach(p.dir, rel)
-	if err != nil || at == "" {
-		return err
+	cur := p.dir
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		cur = filepath.Join(cur, part)
+		if err := p.mkdir(cur); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		st, err := os.Lstat(cur)
+		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s exists and is not a directory; not written through it", cur)
+		}
 	}
-	return fmt.Errorf("%s exists and is not a directory; not written through it", at)
+	return nil
+}
+
+// mkdir makes a directory and registers it in one step, so that a
+// signal never misses one.
+func (p *pubTree) mkdir(d string) error {
+	err := mkdirRegistered(d)
+	if err == nil {
+		p.dirs = append(p.dirs, d)
+	}
+	return err
 }
 
 // index writes DIR/flow.yaml, importing every source written.
@@ -358,36 +433,45 @@ func (p *pubTree) index() (string, error) {
 	return dst, createNew(dst, IndexSource(p.order), p.force)
 }
 
+func existsError(dst string) error {
+	return fmt.Errorf("%s already exists; schedtool never writes over a file (--force replaces it)", dst)
+}
+
 // createNew writes a new file at dst, atomically and never over an
-// existing one: a temp file beside it, synced, then hard-linked to dst
-// (which fails when dst exists) and removed. With replace, it is renamed
-// over dst instead (never through it: a rename replaces a symlink itself).
+// existing one: a temp file beside it, synced, then put in place (place).
 // The temp file is registered, so a signal removes it.
-func createNew(dst string, data []byte, replace bool) (err error) {
+func createNew(dst string, data []byte, replace bool) error {
 	dir, base := filepath.Split(dst)
 	tmp, err := createTemp(dir, base)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	defer dropTemp(name)
 	if err := fill(tmp, data, 0o644); err != nil {
+		dropTemp(tmp.Name())
 		return err
 	}
+	return place(tmp.Name(), dst, replace)
+}
+
+// place puts the registered temp file tmp at dst and removes it: hard-
+// linked to dst (which fails when dst exists), or with replace renamed
+// over dst (never through it: a rename replaces a symlink itself).
+func place(tmp, dst string, replace bool) error {
+	defer dropTemp(tmp)
 	if replace {
 		if st, err := os.Lstat(dst); err == nil && st.IsDir() {
 			return fmt.Errorf("%s is a directory", dst)
 		}
-		if err := os.Rename(name, dst); err != nil {
+		if err := os.Rename(tmp, dst); err != nil {
 			return err
 		}
-		forgetTemp(name)
+		forgetTemp(tmp)
 		written.Add(1)
 		return nil
 	}
-	if err := os.Link(name, dst); err != nil {
+	if err := os.Link(tmp, dst); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s already exists; schedtool never writes over a file (--force replaces it)", dst)
+			return existsError(dst)
 		}
 		return err
 	}

@@ -679,8 +679,19 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 		return err
 	})
-	if pub != nil && err == nil {
-		r.index(pub)
+	if pub != nil {
+		if err != nil {
+			// Nothing of a read that failed part way is put in place.
+			if len(pub.staged) > 0 {
+				fmt.Fprintf(r.errw, "schedtool: nothing written under %s: the %d %s staged so far %s removed, since the read failed part way\n", report.Escape(r.opts.Out), len(pub.staged), report.Plural(len(pub.staged), "source", "sources"), report.Plural(len(pub.staged), "was", "were"))
+			}
+			pub.abort()
+		} else {
+			r.commitTree(pub)
+			if sig := Interrupted(); sig != nil {
+				r.stopped = sig
+			}
+		}
 	}
 	if outFile != nil {
 		if err != nil {
@@ -728,17 +739,29 @@ func (r *runner) publish(pub *pubTree, name string, row Row) {
 		}
 		return
 	}
-	r.sum.Written++
 	t.Files = []string{dst}
 	t.Publish = PublishEach(dst)
-	if r.json != nil {
-		r.json.file(dst, "written", "")
-	}
 }
 
-// index writes DIR/flow.yaml once every task's source is written.
-func (r *runner) index(pub *pubTree) {
+// commitTree puts the staged sources of --out DIR in place once every
+// row is read, then writes DIR/flow.yaml.
+func (r *runner) commitTree(pub *pubTree) {
 	if len(pub.order) == 0 {
+		return
+	}
+	failed := false
+	pub.commit(func(dst string, err error) {
+		if err != nil {
+			failed = true
+			r.fail(dst, err.Error())
+			return
+		}
+		r.sum.Written++
+		if r.json != nil {
+			r.json.file(dst, "written", "")
+		}
+	})
+	if failed {
 		return
 	}
 	dst, err := pub.index()

@@ -17,6 +17,19 @@ import (
 // at the end of the test.
 func CutAfter(t testing.TB, u string, n int64) string {
 	t.Helper()
+	return proxy(t, u, n, false)
+}
+
+// StallAfter is CutAfter, except that the proxy keeps the connection
+// open and sends nothing more: a read that hangs part way (a server or
+// network stalled), for a test to interrupt.
+func StallAfter(t testing.TB, u string, n int64) string {
+	t.Helper()
+	return proxy(t, u, n, true)
+}
+
+func proxy(t testing.TB, u string, n int64, stall bool) string {
+	t.Helper()
 	p, err := url.Parse(u)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +76,9 @@ func CutAfter(t testing.TB, u string, n int64) string {
 			go func() {
 				defer wg.Done()
 				io.CopyN(c, s, n)
+				if stall {
+					return // the cleanup closes both
+				}
 				c.Close()
 				s.Close()
 			}()

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"schedtool/catalog/pgsource/pgtest"
+)
+
+// filesUnder lists the files (not directories) under dir, temp files too.
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == dir {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A connection that dies in the middle of the rows (a proxy closing the
+// socket after 400 KB) is exit 1 with a message that says so, and leaves
+// no output behind: not a partial tree under --out DIR (whose sources
+// could be published one by one as if the migration were complete), not
+// a partial --out FILE, not a temp file.
+func TestPostgresConnectionLostMidRead(t *testing.T) {
+	db, _ := pgFixture(t, 3000)
+	cut := pgtest.CutAfter(t, db.BypassURL, 400<<10)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		out  string
+	}{
+		{"census", []string{"census"}, ""},
+		{"census csv", []string{"census", "-o", "csv"}, ""},
+		{"validate", []string{"validate", "-o", "json"}, ""},
+		{"migrate --out DIR", []string{"migrate", "--out", filepath.Join(dir, "tree")}, filepath.Join(dir, "tree")},
+		{"migrate --out DIR -o json", []string{"migrate", "-o", "json", "--out", filepath.Join(dir, "tree2")}, filepath.Join(dir, "tree2")},
+		{"migrate --out FILE", []string{"migrate", "--out", filepath.Join(dir, "rows.ndjson")}, filepath.Join(dir, "rows.ndjson")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := schedtool(t, "", append(tc.args, cut)...)
+			if r.code != 1 {
+				t.Errorf("exit %d, want 1\n%s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "connection to the server was lost") || strings.HasPrefix(tc.name, "migrate --out DIR") && !strings.Contains(r.stderr, "nothing written under "+tc.out) {
+				t.Errorf("stderr does not say the connection was lost:\n%s", r.stderr)
+			}
+			if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
+				t.Error("the password is in the output")
+			}
+			if tc.out != "" {
+				if files := filesUnder(t, tc.out); len(files) > 0 {
+					t.Errorf("%d files left under %s after a failed read, first %s", len(files), tc.out, files[0])
+				}
+				if _, err := os.Lstat(tc.out); !os.IsNotExist(err) {
+					t.Errorf("%s is there after a failed read (%v)", tc.out, err)
+				}
+			}
+		})
+	}
+	if files := filesUnder(t, dir); len(files) > 0 {
+		t.Errorf("files left behind: %v", files[:min(len(files), 5)])
+	}
+}
+
+// SIGINT or SIGTERM while the rows are read (the server stalled part
+// way) ends migrate --out DIR and --out FILE with 130 or 1, leaving
+// nothing behind: no task source, no temp file, no directory made for
+// them.
+func TestPostgresSignalDuringRead(t *testing.T) {
+	db, _ := pgFixture(t, 3000)
+	stall := pgtest.StallAfter(t, db.BypassURL, 600<<10)
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+		file bool
+	}{
+		{"SIGINT --out DIR", syscall.SIGINT, false},
+		{"SIGTERM --out DIR", syscall.SIGTERM, false},
+		{"SIGINT --out FILE", syscall.SIGINT, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			out := filepath.Join(parent, "tree")
+			if tc.file {
+				out = filepath.Join(parent, "rows.ndjson")
+			}
+			cmd := exec.Command(binary, "migrate", "--out", out, stall)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the run has staged files (or its temp file), so
+			// that the signal comes part way through the read.
+			deadline := time.Now().Add(20 * time.Second)
+			for len(filesUnder(t, parent)) == 0 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if len(filesUnder(t, parent)) == 0 {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("nothing staged before the stall\n%s", stderr.String())
+			}
+			cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			}
+			if want := map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 1}[tc.sig]; code != want {
+				t.Errorf("exit %d, want %d\n%s", code, want, stderr.String())
+			}
+			if files := filesUnder(t, parent); len(files) > 0 {
+				t.Errorf("%d files left after the signal, first %s", len(files), files[0])
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				b, _ := exec.Command("find", out).CombinedOutput()
+				t.Errorf("%s is still there (%v)\n%.500s", out, err, b)
+			}
+			if strings.Contains(stderr.String(), db.BypassPassword) {
+				t.Error("the password is in the output")
+			}
+		})
+	}
+}
