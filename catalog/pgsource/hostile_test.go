@@ -26,7 +26,7 @@ func TestConnectionLost(t *testing.T) {
 		{"during the startup", 50, "failed to connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rc, err := pgsource.Open(pgtest.CutAfter(t, db.BypassURL, tc.after), catalog.Selector{})
+			rc, err := pgsource.Open(pgtest.CutAfter(t, db.BypassURL, tc.after, 0), catalog.Selector{})
 			if err != nil {
 				t.Fatal(err)
 			}

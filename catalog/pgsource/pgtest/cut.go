@@ -14,21 +14,22 @@ import (
 // go through a proxy that closes both sockets once the server has sent n
 // bytes of a connection: a connection that dies in the middle of a read,
 // as when a proxy, a firewall or an administrator ends it. The proxy stops
-// at the end of the test.
-func CutAfter(t testing.TB, u string, n int64) string {
+// at the end of the test. The first skip connections go through whole (a
+// command that reads the table twice).
+func CutAfter(t testing.TB, u string, n int64, skip int) string {
 	t.Helper()
-	return proxy(t, u, n, false)
+	return proxy(t, u, n, false, skip)
 }
 
 // StallAfter is CutAfter, except that the proxy keeps the connection
 // open and sends nothing more: a read that hangs part way (a server or
 // network stalled), for a test to interrupt.
-func StallAfter(t testing.TB, u string, n int64) string {
+func StallAfter(t testing.TB, u string, n int64, skip int) string {
 	t.Helper()
-	return proxy(t, u, n, true)
+	return proxy(t, u, n, true, skip)
 }
 
-func proxy(t testing.TB, u string, n int64, stall bool) string {
+func proxy(t testing.TB, u string, n int64, stall bool, skip int) string {
 	t.Helper()
 	p, err := url.Parse(u)
 	if err != nil {
@@ -71,11 +72,16 @@ func proxy(t testing.TB, u string, n int64, stall bool) string {
 				continue
 			}
 			track(c, s)
+			limit := n
+			if skip > 0 {
+				skip--
+				limit = 1 << 62
+			}
 			wg.Add(2)
 			go func() { defer wg.Done(); io.Copy(s, c); s.Close() }()
 			go func() {
 				defer wg.Done()
-				io.CopyN(c, s, n)
+				io.CopyN(c, s, limit)
 				if stall {
 					return // the cleanup closes both
 				}
