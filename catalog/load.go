@@ -636,17 +636,29 @@ func (l *loader) contain(in Input, from, rel, what string) (string, string) {
 }
 
 func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
+	if _, err := filepath.Rel(root, p); err != nil {
 		// Relative paths Rel cannot relate (a root above the working
 		// directory: --root ..) are compared absolute.
 		ar, err1 := filepath.Abs(root)
 		ap, err2 := filepath.Abs(p)
-		if err1 == nil && err2 == nil {
-			r, err = filepath.Rel(ar, ap)
+		if err1 != nil || err2 != nil {
+			return false
 		}
+		root, p = ar, ap
 	}
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+	_, ok := Under(root, p)
+	return ok
+}
+
+// Under reports whether the path p is dir or below it, lexically (no
+// symlink is resolved), and gives p relative to dir. Paths Rel cannot
+// relate (one absolute, one not) are not under.
+func Under(dir, p string) (rel string, ok bool) {
+	r, err := filepath.Rel(dir, p)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", false
+	}
+	return r, true
 }
 
 // EachDump calls scan with the reader and display name of each input's

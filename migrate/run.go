@@ -453,7 +453,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog) (map[str
 		}
 		rel := ""
 		for _, in := range inputs {
-			if rp, err := filepath.Rel(in.Root, path); err == nil && rp != ".." && !strings.HasPrefix(rp, ".."+string(filepath.Separator)) {
+			if rp, ok := catalog.Under(in.Root, path); ok {
 				rel = rp
 				break
 			}

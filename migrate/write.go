@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 
+	"schedtool/catalog"
 	"schedtool/report"
 )
 
@@ -246,7 +247,7 @@ func inside(real string, roots []string) error {
 		return err
 	}
 	for _, r := range roots {
-		if rel, err := filepath.Rel(r, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if _, ok := catalog.Under(r, abs); ok {
 			return nil
 		}
 	}

@@ -313,10 +313,10 @@ func (o *migrateOptions) checkOutDir() error {
 			continue
 		}
 		p := realPath(in.Arg)
-		if in.Dir != "" && contains(p, out) {
+		if _, ok := catalog.Under(p, out); ok && in.Dir != "" {
 			return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
 		}
-		if contains(out, p) {
+		if _, ok := catalog.Under(out, p); ok {
 			return &usageError{fmt.Sprintf("--out %s holds the input %s: the migrated tree could overwrite it; name a directory elsewhere", o.out, in.Arg)}
 		}
 	}
@@ -346,12 +346,6 @@ func realPath(p string) string {
 		}
 		rest = append([]string{filepath.Base(cur)}, rest...)
 	}
-}
-
-// contains reports whether p is dir or under it.
-func contains(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // rowsFile reports whether --out names a file for the migrated rows of
