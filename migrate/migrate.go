@@ -287,7 +287,7 @@ func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
 		if d.Entry.Family == connector.FamilySyncSchedule {
 			t.Connector = `syncSchedule: {syncFrequency: "0s"}`
 		} else {
-			t.Connector = strings.Join(connector.PointerTokens(fam.Pointer), ".") + ": " + fam.Zero
+			t.Connector = connector.PointerPath(fam.Pointer) + ": " + fam.Zero
 		}
 		if m.Config != nil && m.Config.Sealed {
 			t.Connector += " (in sops.overlay)"

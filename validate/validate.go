@@ -158,7 +158,7 @@ func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, res
 	if res.Family == connector.FamilySyncSchedule {
 		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (the default when its config has no syncSchedule), so the two stack; set the connector's syncSchedule to {syncFrequency: \"0s\"}%s", name, connector.FormatDelay(res.Delay), via)
 	}
-	key := strings.Join(connector.PointerTokens(reg.Family(e.Family).Pointer), ".")
+	key := connector.PointerPath(reg.Family(e.Family).Pointer)
 	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; set %s to %q (outside its published values)%s, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero, via)
 }
 
@@ -171,7 +171,7 @@ func describeDelay(res connector.Result) string {
 	case connector.KindUpdateDelay:
 		return "advanced.updateDelay"
 	case connector.KindFileInterval:
-		return strings.Join(connector.PointerTokens(res.Pointer), ".")
+		return connector.PointerPath(res.Pointer)
 	}
 	return "syncSchedule.syncFrequency"
 }

@@ -153,6 +153,10 @@ func PointerTokens(p string) []string {
 	return toks
 }
 
+// PointerPath is a JSON pointer as messages name a key: its tokens joined
+// by dots ("/advanced/updateDelay" is "advanced.updateDelay").
+func PointerPath(p string) string { return strings.Join(PointerTokens(p), ".") }
+
 // specField is the index in SyncScheduleKeys of the key a JSON key
 // decodes into, or -1.
 func specField(k string) int {

@@ -204,3 +204,19 @@ func TestClassifyTexts(t *testing.T) {
 		t.Errorf("KeyVariants %v, Pointer %s", r.KeyVariants, r.Pointer)
 	}
 }
+
+// PointerPath names a pointer's key as messages do: unescaped tokens
+// joined by dots.
+func TestPointerPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"":                      "",
+		"/":                     "",
+		"/uploadInterval":       "uploadInterval",
+		"/advanced/updateDelay": "advanced.updateDelay",
+		"/a~1b/c~0d":            "a/b.c~d",
+	} {
+		if got := PointerPath(p); got != want {
+			t.Errorf("PointerPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
