@@ -1,7 +1,10 @@
 package pgsource_test
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,6 +46,59 @@ func TestConnectionLost(t *testing.T) {
 			}
 			if tc.after > 1000 && (len(b) == 0 || !strings.Contains(err.Error(), "rows of public.live_specs")) {
 				t.Errorf("read %d bytes before %q", len(b), err)
+			}
+		})
+	}
+}
+
+// The rows come as UTF-8 whatever the database's encoding and whatever
+// client_encoding the URL or the role asks for: a LATIN1 database's
+// specs are converted by the server, never read as LATIN1 bytes (which
+// would be mojibake, or an unreadable row, in a migrated spec).
+func TestEncodings(t *testing.T) {
+	super := os.Getenv(pgtest.EnvVar)
+	if super == "" {
+		pgtest.Require(t) // skips, or fails under CI
+	}
+	const spec = `{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"database":"café_Zürich","warehouse":"ÆØÅ ß"}}},"bindings":[]}`
+	const name = "acmeCo/enc/materialize-snowflake"
+	dump := `{"catalog_name":"` + name + `","spec_type":"materialization","last_pub_id":"00000000000000ab","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":` + spec + "}\n"
+	for _, tc := range []struct {
+		name, encoding, params, sql string
+	}{
+		{"LATIN1 database", "LATIN1", "", ""},
+		{"LATIN1 database, client_encoding=LATIN1 in options", "LATIN1", "&options=-c%20client_encoding%3DLATIN1", ""},
+		{"UTF8 database, client_encoding=LATIN1", "", "&client_encoding=LATIN1", ""},
+		{"LATIN1 database, the role's client_encoding LATIN1", "LATIN1", "", "ALTER ROLE %s SET client_encoding = 'LATIN1'"},
+		{"SQL_ASCII database", "SQL_ASCII", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db, err := pgtest.CreateEncoded(context.Background(), super, tc.encoding)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Drop(context.Background()) })
+			if _, err := db.Load(context.Background(), strings.NewReader(dump)); err != nil {
+				t.Fatal(err)
+			}
+			if tc.sql != "" {
+				if err := pgtest.Exec(context.Background(), db.SuperURL, fmt.Sprintf(tc.sql, db.Bypass)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rc, err := pgsource.Open(db.BypassURL+tc.params, catalog.Selector{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readAll(t, rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 1 || got[0].Name != name {
+				t.Fatalf("rows %+v", got)
+			}
+			if string(got[0].Spec) != spec {
+				t.Errorf("spec bytes:\n got %s\nwant %s", got[0].Spec, spec)
 			}
 		})
 	}

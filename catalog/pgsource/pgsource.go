@@ -67,6 +67,12 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 		return nil, errors.New(catalog.Scrub(unwrapParse(err), secrets...))
 	}
 	secrets = append(secrets, cfg.Password)
+	// The rows are written as UTF-8 JSON: the server converts the
+	// database's encoding (LATIN1, say) to UTF-8, whatever the URL, its
+	// options or the role ask for (a startup parameter overrides both);
+	// read in another encoding, a spec would be mojibake. Server messages
+	// come in UTF-8 too.
+	cfg.RuntimeParams["client_encoding"] = "UTF8"
 	// pgx reads the socket 8 KiB at a time; rows come at tens of MB a
 	// second, so a larger read buffer takes it in far fewer system calls
 	// and wake-ups.

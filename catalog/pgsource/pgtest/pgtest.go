@@ -18,6 +18,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -122,7 +123,21 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL ORDER BY ctid`, nil, ni
 
 // Create makes a database with the schema and two login roles.
 func Create(ctx context.Context, super string) (*DB, error) {
+	return CreateEncoded(ctx, super, "")
+}
+
+// CreateEncoded is Create with the database in a server encoding other
+// than the cluster's (LATIN1, SQL_ASCII; "" keeps the cluster's). The
+// catalog_name domain then checks only its pattern: IS NFKC NORMALIZED
+// needs a UTF8 database.
+func CreateEncoded(ctx context.Context, super, encoding string) (*DB, error) {
 	name := "schedtool_" + randHex(6)
+	create := "CREATE DATABASE " + name
+	schema := Schema
+	if encoding != "" {
+		create += " ENCODING '" + encoding + "' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"
+		schema = strings.Replace(schema, " AND VALUE IS NFKC NORMALIZED", "", 1)
+	}
 	db := &DB{Name: name, super: super, Bypass: name + "_bypass", Reader: name + "_reader",
 		BypassPassword: "bp-" + randHex(12), ReaderPassword: "rd-" + randHex(12)}
 	var err error
@@ -135,7 +150,7 @@ func Create(ctx context.Context, super string) (*DB, error) {
 	if db.ReaderURL, err = WithUser(super, db.Reader, db.ReaderPassword, name); err != nil {
 		return nil, err
 	}
-	for _, sql := range []string{"CREATE DATABASE " + name,
+	for _, sql := range []string{create,
 		fmt.Sprintf("CREATE ROLE %s LOGIN BYPASSRLS PASSWORD '%s'", db.Bypass, db.BypassPassword),
 		fmt.Sprintf("CREATE ROLE %s LOGIN NOBYPASSRLS PASSWORD '%s'", db.Reader, db.ReaderPassword)} {
 		if err := Exec(ctx, super, sql); err != nil {
@@ -145,7 +160,7 @@ func Create(ctx context.Context, super string) (*DB, error) {
 	}
 	// Column grants leave out built_spec: a query that selected it fails.
 	cols := "id, created_at, updated_at, catalog_name, connector_image_name, connector_image_tag, last_build_id, last_pub_id, spec, spec_type, md5"
-	if err := Exec(ctx, db.SuperURL, Schema+fmt.Sprintf(`
+	if err := Exec(ctx, db.SuperURL, schema+fmt.Sprintf(`
 GRANT SELECT (%s) ON live_specs TO %s, %s;
 GRANT SELECT ON read_grants TO %s, %s;`, cols, db.Bypass, db.Reader, db.Bypass, db.Reader)); err != nil {
 		return nil, fmt.Errorf("loading the schema into %s: %w", name, err)
@@ -183,7 +198,13 @@ type dumpRow struct {
 // live_specs, each spec as its bytes in the dump, and returns how many.
 // A row whose spec is null is a deleted spec (spec_type NULL too).
 func (db *DB) Load(ctx context.Context, dump io.Reader) (int, error) {
-	conn, err := pgconn.Connect(ctx, db.SuperURL)
+	// The dump is UTF-8, whatever the database's encoding.
+	cfg, err := pgconn.ParseConfig(db.SuperURL)
+	if err != nil {
+		return 0, err
+	}
+	cfg.RuntimeParams["client_encoding"] = "UTF8"
+	conn, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return 0, err
 	}
