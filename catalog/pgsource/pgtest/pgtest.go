@@ -101,6 +101,25 @@ func Exec(ctx context.Context, u, sql string) error {
 	return err
 }
 
+// Count runs a query whose one row holds one integer and returns it.
+func Count(ctx context.Context, u, sql string) (int, error) {
+	conn, err := pgconn.Connect(ctx, u)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(ctx)
+	res := conn.ExecParams(ctx, sql, nil, nil, nil, nil).Read()
+	if res.Err != nil {
+		return 0, res.Err
+	}
+	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
+		return 0, fmt.Errorf("%d rows, not one integer", len(res.Rows))
+	}
+	var n int
+	_, err = fmt.Sscan(string(res.Rows[0][0]), &n)
+	return n, err
+}
+
 // PhysicalOrder lists the live materializations' names in the table's
 // physical (ctid) order, the order a sequential scan reads them: not
 // always the order they were loaded in, since a small row can fill space
