@@ -43,7 +43,13 @@ func DefaultOptions() Options {
 }
 
 // UsageError is a PATH the tool cannot work with (exit code 1).
-type UsageError struct{ Msg string }
+type UsageError struct {
+	Msg string
+	// Incomplete says that an input failed part way through its rows
+	// (a lost database connection, say): what a command wrote from the
+	// rows before is a part passing for the whole, and goes.
+	Incomplete bool
+}
 
 func (e *UsageError) Error() string { return e.Msg }
 
@@ -72,7 +78,7 @@ type Input struct {
 // nothing to read, is a UsageError.
 func Resolve(args []string, opts Options) ([]Input, error) {
 	if len(args) == 0 {
-		return nil, &UsageError{"no PATH given: name a catalog source, a directory, a .ndjson dump, or - for standard input"}
+		return nil, &UsageError{Msg: "no PATH given: name a catalog source, a directory, a .ndjson dump, or - for standard input"}
 	}
 	var out []Input
 	for _, arg := range args {
@@ -86,18 +92,18 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		if arg == "-" {
 			if opts.Stdin == nil {
-				return nil, &UsageError{"-: no standard input"}
+				return nil, &UsageError{Msg: "-: no standard input"}
 			}
 			b, err := io.ReadAll(io.LimitReader(opts.Stdin, opts.MaxFileSize+1))
 			if err != nil {
-				return nil, &UsageError{"-: " + err.Error()}
+				return nil, &UsageError{Msg: "-: " + err.Error()}
 			}
 			if int64(len(b)) > opts.MaxFileSize {
-				return nil, &UsageError{fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
+				return nil, &UsageError{Msg: fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
 			}
 			if len(bytes.TrimSpace(b)) == 0 {
 				// Nothing is not zero tasks: a gate must not pass on it.
-				return nil, &UsageError{"-: standard input is empty: no catalog source and no stored-spec rows"}
+				return nil, &UsageError{Msg: "-: standard input is empty: no catalog source and no stored-spec rows"}
 			}
 			in := Input{Arg: arg, Root: ".", RootWhy: "the working directory", Stdin: b}
 			if opts.Root != "" {
@@ -115,18 +121,18 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			return nil, &UsageError{missingPath(arg, err)}
+			return nil, &UsageError{Msg: missingPath(arg, err)}
 		}
 		if st.IsDir() {
 			srcs, other, err := findSources(arg)
 			if err != nil {
-				return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
 			}
 			if len(srcs) == 0 {
 				if other > 0 {
-					return nil, &UsageError{fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: sources are named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json (give another file by its path)", arg, other, plural(other, "file", "files"))}
+					return nil, &UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: sources are named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json (give another file by its path)", arg, other, plural(other, "file", "files"))}
 				}
-				return nil, &UsageError{fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json)", arg)}
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json)", arg)}
 			}
 			in := Input{Arg: arg, Dir: filepath.Clean(arg), Sources: srcs, Scanned: len(srcs) + other}
 			if err := setRoot(&in, filepath.Clean(arg), opts.Root); err != nil {
@@ -137,7 +143,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		f, _, err := OpenRegular(arg)
 		if err != nil {
-			return nil, &UsageError{fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
 		}
 		// The content tells flowctl raw get output (a JSON array) from a
 		// source; only a regular file is read ahead (reading a pipe would
@@ -300,14 +306,14 @@ func setRoot(in *Input, dir, root string) error {
 	if root != "" {
 		st, err := os.Stat(root)
 		if err != nil {
-			return &UsageError{fmt.Sprintf("--root %s: %s", root, describeErr(err))}
+			return &UsageError{Msg: fmt.Sprintf("--root %s: %s", root, describeErr(err))}
 		}
 		if !st.IsDir() {
-			return &UsageError{fmt.Sprintf("--root %s: not a directory", root)}
+			return &UsageError{Msg: fmt.Sprintf("--root %s: not a directory", root)}
 		}
 		r := sameForm(filepath.Clean(root), dir)
 		if !within(r, dir) && r != dir {
-			return &UsageError{fmt.Sprintf("%s is outside --root %s", in.Arg, root)}
+			return &UsageError{Msg: fmt.Sprintf("%s is outside --root %s", in.Arg, root)}
 		}
 		in.Root, in.RootWhy = r, "--root"
 		return nil
@@ -671,7 +677,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		}
 		if in.DB != "" {
 			if OpenDB == nil {
-				return &UsageError{in.Dump + ": this build of schedtool cannot read a database"}
+				return &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
 			}
 			rc, err := OpenDB(in.DB, in.Select)
 			if err == nil {
@@ -679,7 +685,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 				rc.Close()
 			}
 			if err != nil {
-				return &UsageError{in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...)}
+				return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
 			}
 			continue
 		}
@@ -695,25 +701,25 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			// standard input is no more zero tasks than in a file.
 			seen := &textSeen{r: rows(bytes.NewReader(in.Stdin))}
 			if err := scan(seen, "<stdin>"); err != nil {
-				return &UsageError{"<stdin>: " + err.Error()}
+				return &UsageError{Msg: "<stdin>: " + err.Error(), Incomplete: true}
 			}
 			if !seen.text {
-				return &UsageError{"<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
+				return &UsageError{Msg: "<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
 			}
 			continue
 		}
 		f, _, err := OpenRegular(in.Dump)
 		if err != nil {
-			return &UsageError{in.Dump + ": " + describeErr(err)}
+			return &UsageError{Msg: in.Dump + ": " + describeErr(err)}
 		}
 		seen := &textSeen{r: rows(f)}
 		err = scan(seen, in.Dump)
 		f.Close()
 		if err != nil {
-			return &UsageError{in.Dump + ": " + err.Error()}
+			return &UsageError{Msg: in.Dump + ": " + err.Error(), Incomplete: true}
 		}
 		if !seen.text {
-			return &UsageError{in.Dump + ": the dump has no rows: an empty dump is an error, not zero tasks"}
+			return &UsageError{Msg: in.Dump + ": the dump has no rows: an empty dump is an error, not zero tasks"}
 		}
 	}
 	return nil

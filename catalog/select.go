@@ -38,7 +38,7 @@ func (s Selector) Check() error {
 	for _, v := range [][2]any{{"--name", s.Names}, {"--prefix", s.Prefixes}, {"--image", s.Images}} {
 		for _, x := range v[1].([]string) {
 			if strings.TrimSpace(x) == "" {
-				return &UsageError{fmt.Sprintf("%s: an empty value selects nothing", v[0])}
+				return &UsageError{Msg: fmt.Sprintf("%s: an empty value selects nothing", v[0])}
 			}
 		}
 	}
@@ -48,7 +48,7 @@ func (s Selector) Check() error {
 			if tag == "" {
 				what = "digest"
 			}
-			return &UsageError{fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
+			return &UsageError{Msg: fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
 		}
 	}
 	return nil
@@ -174,5 +174,5 @@ func (s *Selection) Err() error {
 	if len(un) > 1 {
 		msg = "select no materialization"
 	}
-	return &UsageError{fmt.Sprintf("%s %s (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)", strings.Join(un, ", "), msg)}
+	return &UsageError{Msg: fmt.Sprintf("%s %s (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)", strings.Join(un, ", "), msg)}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -37,13 +38,16 @@ func filesUnder(t *testing.T, dir string) []string {
 }
 
 // A connection that dies in the middle of the rows (a proxy closing the
-// socket after 400 KB) is exit 1 with a message that says so, and leaves
+// socket after 5 MB) is exit 1 with a message that says so, and leaves
 // no output behind: not a partial tree under --out DIR (whose sources
 // could be published one by one as if the migration were complete), not
 // a partial --out FILE, not a temp file.
 func TestPostgresConnectionLostMidRead(t *testing.T) {
-	db, _ := pgFixture(t, 3000)
-	cut := pgtest.CutAfter(t, db.BypassURL, 400<<10, 0)
+	// Enough rows that every command has written some output before the
+	// cut, when it streams its output.
+	db, _ := pgFixture(t, 12000)
+	const at = 5 << 20
+	cut := pgtest.CutAfter(t, db.BypassURL, at, 0)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -56,7 +60,12 @@ func TestPostgresConnectionLostMidRead(t *testing.T) {
 		{"migrate --out DIR, staging", []string{"migrate", "--out", filepath.Join(dir, "tree3")}, filepath.Join(dir, "tree3"), 1},
 		{"census", []string{"census"}, "", 0},
 		{"census csv", []string{"census", "-o", "csv"}, "", 0},
-		{"validate", []string{"validate", "-o", "json"}, "", 0},
+		{"census json", []string{"census", "-o", "json"}, "", 0},
+		{"validate", []string{"validate"}, "", 0},
+		{"validate json", []string{"validate", "-o", "json"}, "", 0},
+		{"validate sarif", []string{"validate", "-o", "sarif"}, "", 0},
+		{"migrate", []string{"migrate"}, "", 0},
+		{"migrate json", []string{"migrate", "-o", "json"}, "", 0},
 		{"migrate --out DIR", []string{"migrate", "--out", filepath.Join(dir, "tree")}, filepath.Join(dir, "tree"), 0},
 		{"migrate --out DIR -o json", []string{"migrate", "-o", "json", "--out", filepath.Join(dir, "tree2")}, filepath.Join(dir, "tree2"), 0},
 		{"migrate --out FILE", []string{"migrate", "--out", filepath.Join(dir, "rows.ndjson")}, filepath.Join(dir, "rows.ndjson"), 0},
@@ -64,7 +73,7 @@ func TestPostgresConnectionLostMidRead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			url := cut
 			if tc.skip > 0 {
-				url = pgtest.CutAfter(t, db.BypassURL, 400<<10, tc.skip)
+				url = pgtest.CutAfter(t, db.BypassURL, at, tc.skip)
 			}
 			r := schedtool(t, "", append(tc.args, url)...)
 			if r.code != 1 {
@@ -75,6 +84,22 @@ func TestPostgresConnectionLostMidRead(t *testing.T) {
 			}
 			if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
 				t.Error("the password is in the output")
+			}
+			// Standard output holds nothing of the rows read: a partial
+			// CSV, diff or report would pass for the whole one down a
+			// pipe. A machine format gets its failure document.
+			switch {
+			case strings.Contains(strings.Join(tc.args, " "), "-o json"):
+				var doc struct{ Error string }
+				if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || !strings.Contains(doc.Error, "connection to the server was lost") {
+					t.Errorf("stdout is not the failure document (%v):\n%.300s", err, r.stdout)
+				}
+			case strings.Contains(strings.Join(tc.args, " "), "-o sarif"):
+				if !strings.Contains(r.stdout, `"executionSuccessful": false`) || strings.Contains(r.stdout, `"ruleId"`) {
+					t.Errorf("stdout is not the failure document:\n%.300s", r.stdout)
+				}
+			case r.stdout != "":
+				t.Errorf("%d bytes on stdout after a failed read:\n%.300s", len(r.stdout), r.stdout)
 			}
 			if tc.skip > 0 && !strings.Contains(r.stderr, "nothing written under "+tc.out+": the ") {
 				t.Errorf("stderr does not say the staged sources were removed:\n%s", r.stderr)

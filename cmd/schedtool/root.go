@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -99,10 +101,27 @@ func (c *common) selected() error {
 func Main(args []string, s Streams) int {
 	out := &countingWriter{w: s.Out}
 	s.Out = out
+	// A database can fail part way through its rows (a lost connection,
+	// a statement timeout), after a command has streamed part of its
+	// output: standard output is held back until the rows are all read.
+	var held *spool
+	if readsDatabase(args) {
+		held = &spool{}
+		defer held.close()
+		s.Out = held
+	}
 	root := newRoot(s)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	stopProfiles()
+	if held != nil {
+		var ue *catalog.UsageError
+		if errors.As(err, &ue) && ue.Incomplete {
+			held.discard()
+		} else if ferr := held.copyTo(out); ferr != nil && err == nil {
+			err = fmt.Errorf("writing standard output: %w", ferr)
+		}
+	}
 	code := exitCode(err, s.Err)
 	if code != ExitOK && code != ExitReport && out.n == 0 {
 		failureDocument(cmd, out, s.Err, errorText(err))
@@ -233,5 +252,82 @@ func runOptions(o options) func(*cobra.Command, []string) error {
 			return err
 		}
 		return o.Run()
+	}
+}
+
+// readsDatabase reports whether an argument is a database PATH.
+func readsDatabase(args []string) bool {
+	for _, a := range args {
+		if catalog.IsDBURL(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// spool holds standard output back: in memory up to spoolMemory, then in
+// an unlinked temp file, so that it costs no memory to speak of.
+type spool struct {
+	mem  bytes.Buffer
+	file *os.File
+	err  error
+}
+
+const spoolMemory = 8 << 20
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.file == nil && s.mem.Len()+len(p) <= spoolMemory {
+		return s.mem.Write(p)
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp("", "schedtool-stdout-*")
+		if err != nil {
+			s.err = fmt.Errorf("holding standard output back: %w", err)
+			return 0, s.err
+		}
+		os.Remove(f.Name()) // unlinked: gone with the process, however it ends
+		s.file = f
+		if _, err := s.file.Write(s.mem.Bytes()); err != nil {
+			s.err = fmt.Errorf("holding standard output back: %w", err)
+			return 0, s.err
+		}
+		s.mem = bytes.Buffer{}
+	}
+	n, err := s.file.Write(p)
+	if err != nil {
+		s.err = fmt.Errorf("holding standard output back: %w", err)
+	}
+	return n, s.err
+}
+
+// copyTo writes what was held to w.
+func (s *spool) copyTo(w io.Writer) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.file == nil {
+		_, err := w.Write(s.mem.Bytes())
+		return err
+	}
+	if _, err := s.file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, s.file)
+	return err
+}
+
+// discard drops what was held.
+func (s *spool) discard() {
+	s.close()
+	s.mem = bytes.Buffer{}
+}
+
+func (s *spool) close() {
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
 	}
 }
