@@ -88,18 +88,60 @@ type Worker struct {
 	Ints    []int
 	// Memo is the caller's own state for this worker (a cache, say).
 	Memo any
+	// lines are where the current row's lines start when it spans
+	// several lines of its file (a pretty-printed element of flowctl raw
+	// get output), else empty; reused row by row.
+	lines []int
+}
+
+// MultiLine reports whether the current row spans several lines of its
+// file: positions in it are not its line and a column of the row (a
+// caller that makes positions from row offsets must Read it instead).
+func (w *Worker) MultiLine() bool { return len(w.lines) > 0 }
+
+// unmark turns the line marks of a row of rawRows back into spaces,
+// keeping where each line of the file starts in w.lines, and takes off
+// its upMark prefix: it returns the row and how many lines above its
+// line in the dump it starts.
+func (w *Worker) unmark(row []byte) ([]byte, int) {
+	w.lines = w.lines[:0]
+	up := 0
+	if len(row) > 0 && row[0] == upMark {
+		if end := bytes.IndexByte(row[1:], upMark) + 1; end > 0 {
+			if n, err := strconv.Atoi(string(row[1:end])); err == nil && n >= 0 {
+				row, up = row[end+1:], n
+			}
+		}
+	}
+	i := bytes.IndexByte(row, lineMark)
+	if i < 0 {
+		return row, up
+	}
+	w.lines = append(w.lines, 0)
+	for i >= 0 {
+		row[i] = ' '
+		w.lines = append(w.lines, i+1)
+		j := bytes.IndexByte(row[i+1:], lineMark)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return row, up
 }
 
 // Read reads one row as ScanDump does. Its nodes are valid until the
 // next row of this worker.
 func (w *Worker) Read(line int, row []byte) RowResult {
 	w.arena.Reset()
-	return readRow(w.file, line, row, w.opts.Options, w.skip, w.arena)
+	return readRow(w.file, line, row, w.lines, w.opts.Options, w.skip, w.arena)
 }
 
 // ScanDumpRaw is ScanDump for callers that look at a row's bytes before
 // (or instead of) reading it: process gets the row, without its line
-// ending, and the worker that can Read it.
+// ending, and the worker that can Read it. A row of flowctl raw get output
+// (NewRawRows) comes with its line marks made spaces (see
+// Worker.MultiLine).
 func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func(w *Worker, line int, row []byte) T, emit func(T)) error {
 	workers := opts.Workers
 	if workers <= 0 {
@@ -117,6 +159,7 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 		seq int
 		out []T
 	}
+	marked := marksLines(r)
 	// The pool of blocks: each is in free, read into by the reader, or
 	// shared by batches in flight. A buffer grown past blockSize for a
 	// long line is not the pool's (its block goes back when it grows).
@@ -145,6 +188,7 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			for b := range jobs {
 				out := make([]T, 0, rows+rows/8+1)
 				if b.tooLong {
+					wk.lines = wk.lines[:0]
 					out = append(out, process(wk, b.first, nil))
 				}
 				line := b.first
@@ -156,7 +200,13 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 						rest = nil
 					}
 					row = bytes.TrimSuffix(row, []byte("\r"))
-					out = append(out, process(wk, line, row))
+					at := line
+					if marked {
+						var up int
+						row, up = wk.unmark(row)
+						at -= up
+					}
+					out = append(out, process(wk, at, row))
 				}
 				rows = len(out)
 				release(b.blk)
@@ -362,7 +412,9 @@ func rowSkip(configKeys []string, lean bool) tree.Skip {
 }
 
 // readRow reads one row of a dump.
-func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, arena *tree.Arena) RowResult {
+// lines are where its lines start when it spans several lines of its
+// file (see Worker.MultiLine).
+func readRow(file string, line int, row []byte, lines []int, opts Options, skip tree.Skip, arena *tree.Arena) RowResult {
 	rr := RowResult{Line: line}
 	bad := func(col int, ptr, msg string) RowResult {
 		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
@@ -378,7 +430,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 	if !bytes.Contains(row, materializationMark) {
 		// Not a materialization: check that it is a JSON object with a
 		// spec_type string, building nothing else.
-		doc, err := tree.ParseJSONAt(file, row, line-1, opts.Limits, onlySpecType, arena)
+		doc, err := tree.ParseJSONLines(file, row, line-1, lines, opts.Limits, onlySpecType, arena)
 		if err != nil {
 			return badSyntax(rr, file, line, err)
 		}
@@ -401,7 +453,7 @@ func readRow(file string, line int, row []byte, opts Options, skip tree.Skip, ar
 		}
 		// "materialization" spelled with JSON escapes: read it whole.
 	}
-	doc, err := tree.ParseJSONAt(file, row, line-1, opts.Limits, skip, arena)
+	doc, err := tree.ParseJSONLines(file, row, line-1, lines, opts.Limits, skip, arena)
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}
@@ -547,7 +599,7 @@ func badSyntax(rr RowResult, file string, line int, err error) RowResult {
 		ok = errors.As(err, &se)
 	}
 	if ok {
-		col, msg = se.Col, se.Msg
+		line, col, msg = se.Line, se.Col, se.Msg // se.Line: the row may span lines
 	} else {
 		msg = err.Error()
 	}

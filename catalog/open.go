@@ -140,6 +140,8 @@ func (t *textSeen) Read(b []byte) (int, error) {
 	return n, err
 }
 
+func (t *textSeen) marksLines() bool { return marksLines(t.r) }
+
 // cycleShown is how many files of an import cycle a message names at
 // each end; the ones between are counted.
 const cycleShown = 4

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -21,10 +22,16 @@ func IsRawRows(head []byte) bool {
 // rawRows turns a JSON array of row objects (flowctl raw get's output,
 // PostgREST's JSON) into dump lines as it reads: each element on its own
 // line, numbered as the line of the file where it starts (blank lines fill
-// the gap) and starting at its column there, so positions in a row point
-// into the file. A newline between an element's tokens becomes a space.
-// The array's own syntax (brackets, commas) is checked here; the
-// elements are left to the row reader.
+// the gap; an element on the line of the one before says how many lines
+// up it starts, see upMark) and starting at its column there. A newline between an
+// element's tokens becomes a '\r' (JSON whitespace, and no line end to a
+// dump), and any '\r' of the file a space, so that every byte of a row
+// keeps its column and the row marks where the file's lines start:
+// ScanDumpRaw turns the marks back into spaces and reads the row with
+// those line starts (tree.ParseJSONLines), so that positions in a
+// pretty-printed element are the file's. The array's own syntax
+// (brackets, commas) is checked here; the elements are left to the row
+// reader.
 type rawRows struct {
 	src        *bufio.Reader
 	buf        []byte
@@ -45,6 +52,23 @@ const (
 	rawNext           // after an element: ',' or ']'
 	rawEnd            // after ']'
 )
+
+// lineMark stands in a row of rawRows for a line break of the file.
+const lineMark = '\r'
+
+// upMark encloses, at the start of a row of rawRows, how many lines above
+// its line in the dump the row starts in the file (several elements on
+// one line: `[{...},{...}]`).
+const upMark = '\v'
+
+// marksLines reports whether the rows r reads mark the line breaks of the
+// file they come from with lineMark (rawRows, or a reader of it).
+func marksLines(r io.Reader) bool {
+	m, ok := r.(interface{ marksLines() bool })
+	return ok && m.marksLines()
+}
+
+func (r *rawRows) marksLines() bool { return true }
 
 // NewRawRows reads flowctl raw get output as a dump.
 func NewRawRows(r io.Reader) io.Reader {
@@ -128,7 +152,9 @@ func (r *rawRows) convert(in, out []byte) []byte {
 				r.state = rawNext
 				i-- // the separator is read again in rawNext
 				continue
-			case c == '\n' || c == '\r':
+			case c == '\n':
+				out = append(out, lineMark)
+			case c == '\r':
 				out = append(out, ' ')
 			default:
 				out = append(out, c)
@@ -145,6 +171,14 @@ func (r *rawRows) convert(in, out []byte) []byte {
 				for r.outLine < r.line {
 					out = append(out, '\n')
 					r.outLine++
+				}
+				if up := r.outLine - r.line; up > 0 || c == upMark {
+					// Its line is taken by the element before: the
+					// row says how many lines up it starts (and
+					// says 0 before a stray upMark of its own).
+					out = append(out, upMark)
+					out = strconv.AppendInt(out, int64(up), 10)
+					out = append(out, upMark)
 				}
 				for k := 1; k < r.col; k++ {
 					out = append(out, ' ')

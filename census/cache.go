@@ -31,7 +31,9 @@ type verdict struct {
 func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
 	var shape tree.RowShape
 	plain := false
-	if b != nil && !c.NoCache {
+	// A row over several lines of its file (pretty-printed flowctl raw
+	// get output) is read: its task is at its spec's line, not the row's.
+	if b != nil && !c.NoCache && !w.MultiLine() {
 		if shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch); plain {
 			w.Scratch = shape.Key[:0]
 			skip, byShape := catalog.PlainTask(&shape, opts.Select)

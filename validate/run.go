@@ -110,7 +110,10 @@ type mark struct {
 func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
 	var shape tree.RowShape
 	plain := false
-	if row != nil && !c.NoCache {
+	// A row over several lines of its file (pretty-printed flowctl raw
+	// get output) is read: a template's positions are its line and a
+	// column of the row.
+	if row != nil && !c.NoCache && !w.MultiLine() {
 		if shape, plain = tree.ScanRowAt(row, opts.Limits, keys, w.Scratch, w.Ints); plain {
 			shape.Key = append(shape.Key, 0)
 			shape.Key = append(shape.Key, shape.Model...)

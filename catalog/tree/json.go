@@ -60,12 +60,27 @@ func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Ar
 // lineBase+1 of its file (a row of a dump): the document's LineBase, and
 // the lines its errors give, messages included.
 func ParseJSONAt(file string, src []byte, lineBase int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
+	return ParseJSONLines(file, src, lineBase, nil, lim, skip, arena)
+}
+
+// ParseJSONLines is ParseJSONAt for text whose line breaks were turned
+// into spaces (a multi-line element of flowctl raw get output, as a dump
+// row): starts are the offsets in src where its lines start (starts[0] is
+// 0, ascending), so that positions are the file's. src holds no '\n'.
+// With no starts it is ParseJSONAt. The document keeps starts.
+func ParseJSONLines(file string, src []byte, lineBase int, starts []int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
 	d := &Doc{File: file, Src: src, Format: JSON, LineBase: lineBase}
 	if arena == nil {
 		arena = &Arena{}
 	}
 	p := jsonParser{doc: d, src: src, lim: lim, line: 1, skip: skip, arena: arena,
 		fields: arena.openFields[:0], items: arena.openItems[:0]}
+	if len(starts) > 0 {
+		d.setLines(starts)
+		// Line 0 and column 0 on every node: both are computed from its
+		// offset when asked (Node.Line, Node.Col), with the lines given.
+		p.line, p.lineStart = 0, -1
+	}
 	defer func() { arena.openFields, arena.openItems = p.fields[:0], p.items[:0] }()
 	p.ws()
 	root, err := p.value(nil, "", 0)

@@ -259,6 +259,27 @@ func (d *Doc) OffsetOf(line, col int) int {
 	return off
 }
 
+// setLines gives the document its line starts instead of those of its
+// newlines (see ParseJSONLines).
+func (d *Doc) setLines(starts []int) {
+	d.lines, d.wide = starts, nil
+	for i, start := range starts {
+		end := len(d.Src)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		for _, c := range d.Src[min(start, end):end] {
+			if c >= utf8.RuneSelf {
+				if d.wide == nil {
+					d.wide = make([]bool, len(starts))
+				}
+				d.wide[i] = true
+				break
+			}
+		}
+	}
+}
+
 // markWide records whether the line just ended holds a non-ASCII byte.
 func (d *Doc) markWide(wide bool) {
 	if wide && d.wide == nil {
