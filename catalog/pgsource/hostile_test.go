@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"schedtool/catalog"
 	"schedtool/catalog/pgsource"
@@ -144,5 +145,45 @@ func TestConcurrentUpdates(t *testing.T) {
 		if bytes.Contains(g.Spec, []byte(`"updated"`)) {
 			t.Fatalf("row %s read in its updated version", g.Name)
 		}
+	}
+}
+
+// idle_in_transaction_session_timeout (Supabase sets one on some roles):
+// once the server has sent the last row it waits in the transaction
+// while schedtool still takes in the rows it buffered; a consumer slower
+// than the timeout (migrate --out DIR syncing a file per task) must not
+// lose a read whose rows all came. 600 rows: more than the reader's
+// buffer, less than all the buffers between the server and the consumer,
+// so that the server has sent them all while the consumer sleeps.
+func TestIdleInTransactionTimeout(t *testing.T) {
+	db, dump := load(t, 600)
+	for _, tc := range []struct{ name, url, sql string }{
+		{"in the URL's options", db.BypassURL + "&options=-c%20idle_in_transaction_session_timeout%3D50ms", ""},
+		{"on the role", db.BypassURL, "ALTER ROLE %s SET idle_in_transaction_session_timeout = '50ms'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.sql != "" {
+				if err := pgtest.Exec(context.Background(), db.SuperURL, fmt.Sprintf(tc.sql, db.Bypass)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rc, err := pgsource.Open(tc.url, catalog.Selector{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			br := bufio.NewReaderSize(rc, 4096)
+			first, err := br.ReadBytes('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(400 * time.Millisecond) // a slow consumer
+			got, err := readAll(t, io.NopCloser(io.MultiReader(bytes.NewReader(first), br)))
+			if err != nil {
+				t.Fatalf("a read whose rows all came failed: %v", err)
+			}
+			if want := len(materializations(t, dump)); len(got) != want {
+				t.Errorf("read %d rows, want %d", len(got), want)
+			}
+		})
 	}
 }

@@ -176,7 +176,14 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 	// synchronize_seqscans off: a sequential scan starts at the table's
 	// first block even while another scan of it is under way, so that two
 	// reads of the same table give the same order.
-	if err := exec(ctx, conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL synchronize_seqscans = off"); err != nil {
+	//
+	// idle_in_transaction_session_timeout off: once the server has sent
+	// the last row, the transaction looks idle to it while schedtool still
+	// takes in the rows buffered between them (a megabyte or so), which a
+	// slow consumer (migrate --out DIR syncs a file per task) can take
+	// longer than a role's timeout (Supabase sets one) to do. The
+	// transaction ends as soon as they are in.
+	if err := exec(ctx, conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL synchronize_seqscans = off; SET LOCAL idle_in_transaction_session_timeout = 0"); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
@@ -230,9 +237,10 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 			return errors.New("read no rows from public.live_specs: it holds no materialization (spec_type 'materialization' with a spec); no rows is an error, not zero tasks: check that the URL names the control plane's database")
 		}
 	}
-	if err := exec(ctx, conn, "COMMIT"); err != nil {
-		return err
-	}
+	// Every row is in: the end of a read-only transaction changes
+	// nothing, so a session the server has ended since (a timeout, a
+	// restart) loses nothing either.
+	exec(ctx, conn, "COMMIT")
 	return bw.Flush()
 }
 
