@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -98,6 +99,15 @@ type Worker struct {
 // file: positions in it are not its line and a column of the row (a
 // caller that makes positions from row offsets must Read it instead).
 func (w *Worker) MultiLine() bool { return len(w.lines) > 0 }
+
+// LineIn is how many lines below the current row's first line the byte
+// at off of the row is in its file (0 for a row on one line).
+func (w *Worker) LineIn(off int) int {
+	if len(w.lines) == 0 {
+		return 0
+	}
+	return max(sort.SearchInts(w.lines, off+1)-1, 0)
+}
 
 // unmark turns the line marks of a row of rawRows back into spaces,
 // keeping where each line of the file starts in w.lines, and takes off

@@ -296,3 +296,17 @@ var cmpEmpty = cmp.Comparer(func(a, b []int) bool {
 	}
 	return cmp.Equal(a, b)
 })
+
+func TestWorkerLineIn(t *testing.T) {
+	w := &Worker{}
+	row, _ := w.unmark([]byte("{\"a\":\r  1,\r  \"b\": 2}"))
+	for off, want := range map[int]int{0: 0, 5: 0, 6: 1, 10: 1, 11: 2, len(row) - 1: 2} {
+		if got := w.LineIn(off); got != want {
+			t.Errorf("LineIn(%d) = %d, want %d", off, got, want)
+		}
+	}
+	w.unmark([]byte(`{"a": 1}`))
+	if got := w.LineIn(5); got != 0 {
+		t.Errorf("LineIn on one line = %d", got)
+	}
+}

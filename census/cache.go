@@ -32,9 +32,18 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 	var shape tree.RowShape
 	plain := false
 	// A row over several lines of its file (pretty-printed flowctl raw
-	// get output) is read: its task is at its spec's line, not the row's.
-	if b != nil && !c.NoCache && !w.MultiLine() {
-		if shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch); plain {
+	// get output) has its task at its spec's line, not the row's: its
+	// scan says where the spec is.
+	multi := w.MultiLine()
+	if b != nil && !c.NoCache {
+		if multi {
+			shape, plain = tree.ScanRowAt(b, opts.Limits, keys, w.Scratch, w.Ints)
+			w.Ints = shape.At.Keys[:0]
+			plain = plain && shape.At.Spec >= 0
+		} else {
+			shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch)
+		}
+		if plain {
 			w.Scratch = shape.Key[:0]
 			skip, byShape := catalog.PlainTask(&shape, opts.Select)
 			if skip {
@@ -52,6 +61,9 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 			}
 			r = vd.row
 			r.Task, r.File, r.Line = string(shape.Name), file, line
+			if multi {
+				r.Line += w.LineIn(shape.At.Spec)
+			}
 			return r, true, vd, nil
 		}
 	}
