@@ -2,6 +2,7 @@ package validate
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -122,6 +123,42 @@ func TestTemplatesChangeNothing(t *testing.T) {
 		if format == "json" && (strings.Count(with, `"rule"`) < 3*len(trickyNames)*len(trickyRows) || !strings.Contains(with, `"connector-schedule-crashes"`)) {
 			t.Errorf("too few findings: the rows did not trip what they should\n%s", with)
 		}
+	}
+	// The same rows as flowctl raw get output, every other one
+	// pretty-printed: a template (made on one line) never places a finding
+	// in a row over several lines.
+	var raw bytes.Buffer
+	raw.WriteString("[\n")
+	n := 0
+	for _, row := range bytes.Split(dump.Bytes(), []byte("\n")) {
+		if !json.Valid(row) {
+			continue
+		}
+		if n > 0 {
+			raw.WriteString(",\n")
+		}
+		raw.WriteString("  ")
+		if n%2 == 0 {
+			json.Indent(&raw, row, "  ", "  ")
+		} else {
+			raw.Write(row)
+		}
+		n++
+	}
+	raw.WriteString("\n]\n")
+	rawPath := filepath.Join(t.TempDir(), "raw.json")
+	os.WriteFile(rawPath, raw.Bytes(), 0o644)
+	inputs, err = catalog.Resolve([]string{rawPath}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom)}, inputs, "json")
+	without := runAs(t, &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom), NoCache: true}, inputs, "json")
+	if with != without {
+		t.Errorf("raw output: -o json differs with templates:\n%s", cmp.Diff(without, with))
+	}
+	if strings.Count(with, `"rule"`) < 3*len(trickyNames)*len(trickyRows) {
+		t.Errorf("raw output: too few findings\n%s", with)
 	}
 }
 
