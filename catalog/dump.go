@@ -493,6 +493,16 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 		return bad(1, "", "materialization row has no catalog_name")
 	}
 	spec := root.Get("spec")
+	if n := root.Get("spec_bytes"); spec == nil && n != nil && (n.Kind == tree.Number || n.Kind == tree.Raw) {
+		// A database left out a spec longer than --max-row-size.
+		size := n.Value
+		if n.Kind == tree.Raw && n.End > n.Offset {
+			size = string(n.Doc.Src[n.Offset:n.End])
+		}
+		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: name, Pos: Pos(root),
+			Message: fmt.Sprintf("materialization row %s: its spec is %s bytes, longer than --max-row-size (%d bytes); it was not read", name, size, opts.MaxRowSize)}
+		return rr
+	}
 	if spec == nil || spec.Kind != tree.Object {
 		p := Pos(root)
 		if spec != nil {

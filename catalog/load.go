@@ -87,6 +87,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			if opts.Select != nil {
 				in.Select = opts.Select.Selector
 			}
+			in.Select.MaxSpec = opts.MaxRowSize
 			out = append(out, in)
 			continue
 		}

@@ -25,6 +25,11 @@ type Selector struct {
 	Names    []string
 	Prefixes []string
 	Images   []string
+	// MaxSpec, when above 0, keeps a database from sending a spec longer
+	// than this many bytes (--max-row-size): its row comes with
+	// spec_bytes, its length, in place of the spec, and is unreadable.
+	// It selects no task.
+	MaxSpec int
 }
 
 // IsZero reports whether the selector picks every task.

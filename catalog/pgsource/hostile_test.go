@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -185,5 +186,75 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 				t.Errorf("read %d rows, want %d", len(got), want)
 			}
 		})
+	}
+}
+
+// A spec longer than the selector's MaxSpec (--max-row-size) never
+// crosses the wire: the server sends its length instead, so a 100 MB spec
+// costs no 100 MB (pgx holds a whole row in memory), and the row comes
+// with spec_bytes and no spec, which the dump reader reports as too long,
+// naming the task.
+func TestMaxSpec(t *testing.T) {
+	db, dump := load(t, 300)
+	all := materializations(t, dump)
+	big := all[7].Name
+	if err := pgtest.Exec(context.Background(), db.SuperURL, `UPDATE live_specs SET spec = json_build_object('pad', repeat('x', 3000000), 'endpoint', spec->'endpoint') WHERE catalog_name = '`+big+`'`); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{MaxSpec: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 1<<20 {
+		t.Errorf("read %d bytes: the long spec came through", len(b))
+	}
+	var found bool
+	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var r struct {
+			Name  string          `json:"catalog_name"`
+			Spec  json.RawMessage `json:"spec"`
+			Bytes *int            `json:"spec_bytes"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch {
+		case r.Name == big:
+			found = true
+			if r.Spec != nil || r.Bytes == nil || *r.Bytes < 3000000 {
+				t.Errorf("the long row: %s", line)
+			}
+		case r.Bytes != nil || r.Spec == nil:
+			t.Errorf("a short row: %s", line)
+		}
+	}
+	if !found {
+		t.Errorf("the long row %s is missing", big)
+	}
+	// Through the dump reader: one unreadable row, named.
+	rc, err = pgsource.Open(db.BypassURL, catalog.Selector{MaxSpec: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	opts := catalog.DefaultOptions()
+	opts.MaxRowSize = 1 << 20
+	var problems []string
+	err = catalog.ScanDump(rc, "db", catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) *catalog.RowResult { return rr }, func(rr *catalog.RowResult) {
+		if rr.Problem != nil {
+			problems = append(problems, rr.Problem.Task+": "+rr.Problem.Message)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{big + ": materialization row " + big + ": its spec is 300"}
+	if len(problems) != 1 || !strings.HasPrefix(problems[0], want[0]) || !strings.Contains(problems[0], "longer than --max-row-size (1048576 bytes)") {
+		t.Errorf("problems %q, want one like %q", problems, want)
 	}
 }

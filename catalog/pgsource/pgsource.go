@@ -48,7 +48,7 @@ const readBuffer = 256 << 10
 // column's text is its stored bytes), binary for last_pub_id (its 8
 // bytes, written as 16 hex digits here rather than formatted, split on
 // ':' and joined again by the server for every row).
-var resultFormats = []int16{0, 1, 0, 0, 0}
+var resultFormats = []int16{0, 1, 0, 0, 0, 0}
 
 // Open connects to the database of a libpq URL and streams its
 // materializations as dump rows, one JSON object a line, in the order the
@@ -141,9 +141,19 @@ func Query(sel catalog.Selector) (string, []string) {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
 	}
-	b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag, spec::text
+	if sel.MaxSpec > 0 {
+		// A spec longer than that is not sent (pgx would hold the whole
+		// row in memory, however large); its length is, after it.
+		n := param(strconv.Itoa(sel.MaxSpec))
+		b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag,
+  CASE WHEN octet_length(spec::text) <= ` + n + `::int THEN spec::text END, octet_length(spec::text)
 FROM public.live_specs
 WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
+	} else {
+		b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag, spec::text
+FROM public.live_specs
+WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
+	}
 	var alts []string
 	for _, n := range sel.Names {
 		alts = append(alts, "catalog_name::text = "+param(n))
@@ -193,7 +203,7 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 	for i, a := range args {
 		params[i] = []byte(a)
 	}
-	rr := conn.ExecParams(ctx, sql, params, nil, nil, resultFormats)
+	rr := conn.ExecParams(ctx, sql, params, nil, nil, resultFormats[:5+min(sel.MaxSpec, 1)])
 	total := 0
 	for rr.NextRow() {
 		v := rr.Values()
@@ -282,6 +292,12 @@ func row(b []byte, v [][]byte) []byte {
 	if v[3] != nil {
 		b = append(b, `,"connector_image_tag":`...)
 		b = appendString(b, v[3])
+	}
+	if v[4] == nil && len(v) > 5 {
+		// Longer than the selector's MaxSpec: its length, no spec.
+		b = append(b, `,"spec_bytes":`...)
+		b = append(b, v[5]...)
+		return append(b, '}', '\n')
 	}
 	b = append(b, `,"spec":`...)
 	start := len(b)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -186,5 +187,29 @@ func TestPostgresSignalDuringRead(t *testing.T) {
 				t.Error("the password is in the output")
 			}
 		})
+	}
+}
+
+// A spec longer than --max-row-size is not sent by the server: census
+// counts the row unreadable, naming its task and its length.
+func TestPostgresSpecLongerThanMaxRowSize(t *testing.T) {
+	db, dump := pgFixture(t, 200)
+	var first struct {
+		Name string `json:"catalog_name"`
+	}
+	line, _, _ := bytes.Cut(mustRead(t, dump), []byte("\n"))
+	if err := json.Unmarshal(line, &first); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgtest.Exec(context.Background(), db.SuperURL, `UPDATE live_specs SET spec = json_build_object('pad', repeat('x', 200000), 'endpoint', spec->'endpoint') WHERE catalog_name = '`+first.Name+`'`); err != nil {
+		t.Fatal(err)
+	}
+	r := schedtool(t, "", "census", "--max-row-size", "64KiB", "--fail-if-remaining", db.BypassURL)
+	want := "materialization row " + first.Name + ": its spec is 200"
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, want) || !strings.Contains(r.stdout+r.stderr, "longer than --max-row-size (65536 bytes)") {
+		t.Errorf("exit %d, want 2 and %q\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if r := schedtool(t, "", "census", db.BypassURL); r.code != 0 || !strings.Contains(r.stdout, ", 0 unreadable inputs") {
+		t.Errorf("with the default --max-row-size: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
