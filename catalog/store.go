@@ -54,7 +54,13 @@ func parseLibpqURL(s string) (u libpqURL, ok bool) {
 func isPasswordParam(kv string) (value string, ok bool) {
 	k, v, _ := strings.Cut(kv, "=")
 	uk, err := url.QueryUnescape(k)
-	return v, err == nil && strings.EqualFold(uk, "password")
+	return v, err == nil && isPasswordKey(uk)
+}
+
+// isPasswordKey reports whether a libpq connection keyword holds a
+// secret: password, or sslpassword (the client key's passphrase).
+func isPasswordKey(k string) bool {
+	return strings.EqualFold(k, "password") || strings.EqualFold(k, "sslpassword")
 }
 
 // RedactURL returns a libpq URL without its password (in the user
@@ -184,7 +190,7 @@ func redactConninfo(s string) (string, bool) {
 			for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
 				i++
 			}
-			if !strings.EqualFold(key, "password") && strings.IndexByte(s[vstart:i], '=') >= 0 {
+			if !isPasswordKey(key) && strings.IndexByte(s[vstart:i], '=') >= 0 {
 				// "key= password=x": read the word as a pair of its own
 				// rather than risk keeping a password.
 				i = vstart
@@ -195,7 +201,7 @@ func redactConninfo(s string) (string, bool) {
 			i = len(s)
 		}
 		known = known || libpqKeywords[strings.ToLower(key)]
-		if strings.EqualFold(key, "password") {
+		if isPasswordKey(key) {
 			b.WriteString("[password]")
 		} else {
 			b.WriteString(s[vstart:i])
@@ -207,5 +213,5 @@ func redactConninfo(s string) (string, bool) {
 // libpqKeywords are the connection keywords a keyword/value string is
 // most often written with.
 var libpqKeywords = map[string]bool{"host": true, "hostaddr": true, "port": true, "dbname": true,
-	"user": true, "password": true, "passfile": true, "sslmode": true, "service": true,
+	"user": true, "password": true, "sslpassword": true, "passfile": true, "sslmode": true, "service": true,
 	"connect_timeout": true, "options": true, "application_name": true}

@@ -12,6 +12,9 @@ func TestRedactURL(t *testing.T) {
 		{"postgres://u:a/b@c@h/db", "postgres://u@h/db", "a/b@c"},
 		{"postgres://u@/db?host=/tmp/x&password=hunter22&port=5", "postgres://u@/db?host=/tmp/x&port=5", "hunter22"},
 		{"postgres://h/db?PassWord=hunter22", "postgres://h/db", "hunter22"},
+		// libpq's sslpassword is the client key's passphrase: a secret too.
+		{"postgres://u@h/db?sslkey=/k.pem&sslpassword=Key-Secret-55&sslmode=require", "postgres://u@h/db?sslkey=/k.pem&sslmode=require", "Key-Secret-55"},
+		{"postgres://u@h/db?SSLPassword=Key%2DSecret", "postgres://u@h/db", "Key%2DSecret"},
 		{"postgres://u@h/db", "postgres://u@h/db", ""},
 		{"postgres:///db", "postgres:///db", ""},
 	} {
@@ -97,6 +100,7 @@ func TestRedactConninfo(t *testing.T) {
 		{"host=/tmp password=hunter22 dbname=flow", "host=/tmp password=[password] dbname=flow", true},
 		{"password = 'a b\\' c' user=me", "password = [password] user=me", true},
 		{"PASSWORD=hunter22", "PASSWORD=[password]", true},
+		{"host=h sslpassword=Key-Secret-55 sslkey=/k.pem", "host=h sslpassword=[password] sslkey=/k.pem", true},
 		{"password='unterminated", "password=[password]", true},
 		{"a=b.yaml", "a=b.yaml", false},
 		{"flow.yaml", "flow.yaml", false},
