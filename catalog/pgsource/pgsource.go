@@ -121,6 +121,12 @@ func describe(err error) string {
 		if pe.Hint != "" {
 			msg += "; hint: " + pe.Hint
 		}
+		if pe.Code == "42P01" && strings.Contains(pe.Message, "live_specs") {
+			msg += "; the URL must name the control plane's database, the one holding Flow's public.live_specs"
+		}
+		if pe.Code == "42501" && strings.Contains(pe.Message, "live_specs") {
+			msg += "; the role needs SELECT on public.live_specs (at least its columns catalog_name, spec_type, spec, last_pub_id, connector_image_name, connector_image_tag), or connect as one that has it"
+		}
 		if pe.Code == "57014" && strings.Contains(pe.Message, "statement timeout") {
 			msg += "; the rows are read by one statement: lift the role's statement_timeout for this run by adding options=-c%20statement_timeout%3D0 to the URL"
 		}

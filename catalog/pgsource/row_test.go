@@ -75,6 +75,11 @@ func TestDescribe(t *testing.T) {
 		// Cancelled for another reason (a user's request): no hint.
 		{&pgconn.PgError{Severity: "ERROR", Code: "57014", Message: "canceling statement due to user request"},
 			"ERROR: canceling statement due to user request (SQLSTATE 57014)"},
+		// The wrong database, or a role without the grant: say what is needed.
+		{&pgconn.PgError{Severity: "ERROR", Code: "42P01", Message: `relation "public.live_specs" does not exist`},
+			`ERROR: relation "public.live_specs" does not exist (SQLSTATE 42P01); the URL must name the control plane's database, the one holding Flow's public.live_specs`},
+		{&pgconn.PgError{Severity: "ERROR", Code: "42501", Message: "permission denied for table live_specs"},
+			"ERROR: permission denied for table live_specs (SQLSTATE 42501); the role needs SELECT on public.live_specs (at least its columns catalog_name, spec_type, spec, last_pub_id, connector_image_name, connector_image_tag), or connect as one that has it"},
 		{&pgconn.PgError{Severity: "FATAL", Code: "28P01", Message: `password authentication failed for user "x"`, Detail: "d", Hint: "h"},
 			`FATAL: password authentication failed for user "x" (SQLSTATE 28P01); d; hint: h`},
 	} {
