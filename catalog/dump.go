@@ -445,7 +445,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 			return badSyntax(rr, file, line, err)
 		}
 		if doc.Root.Kind != tree.Object {
-			return bad(1, "", "row is not a JSON object")
+			return bad(doc.Root.Col(), "", "row is not a JSON object")
 		}
 		if deletedRow(doc.Root) {
 			rr.SpecType = "other"
@@ -454,9 +454,9 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 		typ, ok := doc.Root.Get("spec_type").Str()
 		switch {
 		case !ok:
-			return bad(1, "", noSpecType(doc.Root.Get("spec_type")))
+			return bad(doc.Root.Col(), "", noSpecType(doc.Root.Get("spec_type")))
 		case !KnownSpecType(typ):
-			return bad(1, "", unknownSpecType(typ))
+			return bad(doc.Root.Col(), "", unknownSpecType(typ))
 		case typ != "materialization":
 			rr.SpecType = "other"
 			return rr
@@ -470,7 +470,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 	doc.LineBase = line - 1
 	root := doc.Root
 	if root.Kind != tree.Object {
-		return bad(1, "", "row is not a JSON object")
+		return bad(root.Col(), "", "row is not a JSON object")
 	}
 	if deletedRow(root) {
 		rr.SpecType = "other"
@@ -479,10 +479,10 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 	st := root.Get("spec_type")
 	typ, ok := st.Str()
 	if !ok {
-		return bad(1, "", noSpecType(st))
+		return bad(root.Col(), "", noSpecType(st))
 	}
 	if !KnownSpecType(typ) {
-		return bad(1, "", unknownSpecType(typ))
+		return bad(root.Col(), "", unknownSpecType(typ))
 	}
 	rr.SpecType = typ
 	if typ != "materialization" {
@@ -490,7 +490,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 	}
 	name, ok := root.Get("catalog_name").Str()
 	if !ok || name == "" {
-		return bad(1, "", "materialization row has no catalog_name")
+		return bad(root.Col(), "", "materialization row has no catalog_name")
 	}
 	spec := root.Get("spec")
 	if n := root.Get("spec_bytes"); spec == nil && n != nil && (n.Kind == tree.Number || n.Kind == tree.Raw) {

@@ -136,6 +136,10 @@ func TestRawRowsPositions(t *testing.T) {
 		{"syntax error deep inside", "[\n  {\n    \"catalog_name\": \"acme/x\",\n    \"spec\": {\n      \"a\": [1,\n        2 3]\n    }\n  }\n]", map[string]string{
 			"problem@2": "6:11 row does not parse: unexpected '3', expected ',' or ']'",
 		}},
+		{"a row's own problem at the element's column", "[\n  {\n    \"catalog_name\": \"a/b\"\n  },\n    [1,\n  2]\n]", map[string]string{
+			"problem@2": "2:3 row has no spec_type: unreadable (it may be a materialization)",
+			"problem@5": "5:5 row is not a JSON object",
+		}},
 		{"duplicate key on a later line", "[\n  {\n    \"catalog_name\": \"a/b\",\n    \"spec_type\": \"materialization\",\n    \"catalog_name\": \"a/c\"\n  }\n]", map[string]string{
 			"problem@2": "5:5 row does not parse: duplicate key \"catalog_name\" (first at line 3)",
 		}},
