@@ -347,12 +347,10 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 	return dst, nil
 }
 
-// commit puts every staged source in place, as one group (a signal
-// during it lets it finish), calling done with each file and the error
-// that kept it out, if any.
+// commit puts every staged source in place, calling done with each file
+// and the error that kept it out, if any. The caller makes it and the
+// index one group (beginCommit), so that a signal lets the tree finish.
 func (p *pubTree) commit(done func(dst string, err error)) {
-	beginCommit()
-	defer endCommit()
 	for _, s := range p.staged {
 		done(s.dst, place(s.tmp, s.dst, p.force))
 	}

@@ -749,6 +749,10 @@ func (r *runner) commitTree(pub *pubTree) {
 	if len(pub.order) == 0 {
 		return
 	}
+	// The sources and the index are one group: a signal during it lets
+	// the whole tree finish (the run stops after it, Interrupted).
+	beginCommit()
+	defer endCommit()
 	failed := false
 	pub.commit(func(dst string, err error) {
 		if err != nil {
