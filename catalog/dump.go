@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -453,6 +454,9 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 		}
 		typ, ok := doc.Root.Get("spec_type").Str()
 		switch {
+		case !ok && doc.Root.Get(DBNoteKey) != nil:
+			// A database's note on what it could not read.
+			return bad(doc.Root.Col(), "", noteText(doc.Root.Get(DBNoteKey)))
 		case !ok:
 			return bad(doc.Root.Col(), "", noSpecType(doc.Root.Get("spec_type")))
 		case !KnownSpecType(typ):
@@ -587,6 +591,24 @@ func KnownSpecType(typ string) bool {
 
 func unknownSpecType(typ string) string {
 	return fmt.Sprintf("row's spec_type %s is not materialization, capture, collection or test: unreadable (it may be a materialization)", strconv.Quote(typ))
+}
+
+// DBNoteKey is the key of a row a database source adds after its rows
+// to say that they may not be the whole table (row-level security): the
+// row is an unreadable input with the note as its message.
+const DBNoteKey = "schedtool_note"
+
+// noteText is a note row's message: its string value (left unparsed, a
+// raw JSON string, by onlySpecType).
+func noteText(n *tree.Node) string {
+	if n.Kind == tree.String {
+		return n.Value
+	}
+	var s string
+	if n.Kind == tree.Raw && n.End > n.Offset && json.Unmarshal(n.Doc.Src[n.Offset:n.End], &s) == nil {
+		return s
+	}
+	return "a note from the database that could not be read"
 }
 
 // onlySpecType builds nothing of a row but its spec_type.

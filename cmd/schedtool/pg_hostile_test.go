@@ -213,3 +213,28 @@ func TestPostgresSpecLongerThanMaxRowSize(t *testing.T) {
 		t.Errorf("with the default --max-row-size: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A role that row-level security applies to, granted some rows, reads
+// those silently: its census would pass the gate while the rows hidden
+// from it still rely on connector pacing. The read says so, as an
+// unreadable input: the counts stand for the rows read, the gate fails.
+func TestPostgresRowLevelSecurityPartial(t *testing.T) {
+	db, _ := pgFixture(t, 300)
+	if err := db.GrantReader(context.Background(), "materialize-acmeCo/"); err != nil {
+		t.Fatal(err)
+	}
+	r := schedtool(t, "", "census", "--fail-if-remaining", db.ReaderURL)
+	for _, want := range []string{"row-level security applies to role \"" + db.Reader + "\"", "only the rows its policies grant were read", "BYPASSRLS", "1 unreadable input"} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("census does not say %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+	if r.code != 2 {
+		t.Errorf("census --fail-if-remaining as a role under row-level security: exit %d, want 2", r.code)
+	}
+	// A role that reads every row gets no such note.
+	r = schedtool(t, "", "census", "--prefix", "materialize-acmeCo/", db.BypassURL)
+	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "row-level security") {
+		t.Errorf("as BYPASSRLS: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
