@@ -395,21 +395,11 @@ func (p *pubTree) mkdirs(rel string) error {
 	if rel == "." {
 		return nil
 	}
-	cur := p.dir
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		cur = filepath.Join(cur, part)
-		if err := p.mkdir(cur); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		st, err := os.Lstat(cur)
-		if err != nil {
-			return err
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("%s exists and is not a directory; not written through it", cur)
-		}
+	at, err := mkdirEach(p.dir, rel, p.mkdir)
+	if err != nil || at == "" {
+		return err
 	}
-	return nil
+	return fmt.Errorf("%s exists and is not a directory; not written through it", at)
 }
 
 // mkdir makes a directory and registers it in one step, so that a

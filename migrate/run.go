@@ -556,21 +556,22 @@ func mkdirBelow(out, dir string) error {
 	if err != nil || rel == "." {
 		return err
 	}
-	at, err := mkdirEach(out, rel)
+	at, err := mkdirEach(out, rel, func(d string) error { return os.Mkdir(d, 0o755) })
 	if err != nil || at == "" {
 		return err
 	}
 	return fmt.Errorf("%s is not a directory (a symlink?); schedtool does not write through one", at)
 }
 
-// mkdirEach creates each directory of rel below base, one at a time, and
-// returns the first one that exists as something other than a plain
-// directory (a symlink would lead elsewhere), or "" when there is none.
-func mkdirEach(base, rel string) (notDir string, err error) {
+// mkdirEach creates each directory of rel below base with mkdir, one at a
+// time, and returns the first one that exists as something other than a
+// plain directory (a symlink would lead elsewhere), or "" when there is
+// none.
+func mkdirEach(base, rel string, mkdir func(string) error) (notDir string, err error) {
 	cur := base
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, part)
-		if err := os.Mkdir(cur, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := mkdir(cur); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", err
 		}
 		st, err := os.Lstat(cur)
