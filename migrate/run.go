@@ -144,10 +144,10 @@ func (s *Summary) OK() bool {
 // the start of a report (SPEC 9: a machine format writes nothing but its
 // document).
 func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Writer) (_ *Summary, err error) {
-	cw := &countingWriter{w: out}
+	cw := &report.CountingWriter{W: out}
 	bw := bufio.NewWriterSize(cw, 64<<10)
 	defer func() {
-		if err != nil && cw.n == 0 {
+		if err != nil && cw.N == 0 {
 			bw.Reset(cw) // drop the start of the report: nothing reached out
 			return
 		}
@@ -915,16 +915,4 @@ func marshal(v any) []byte {
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }

@@ -100,7 +100,7 @@ func (c *common) selected() error {
 
 // Main runs schedtool with arguments and streams, and returns the exit code.
 func Main(args []string, s Streams) int {
-	out := &countingWriter{w: s.Out}
+	out := &report.CountingWriter{W: s.Out}
 	s.Out = out
 	// A database can fail part way through its rows (a lost connection,
 	// a statement timeout), after a command has streamed part of its
@@ -124,7 +124,7 @@ func Main(args []string, s Streams) int {
 		}
 	}
 	code := exitCode(err, s.Err)
-	if code != ExitOK && code != ExitReport && out.n == 0 {
+	if code != ExitOK && code != ExitReport && out.N == 0 {
 		failureDocument(cmd, out, s.Err, errorText(err))
 	}
 	return code
@@ -145,18 +145,6 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 	if _, err := report.Failure(out, f.Value.String(), version, msg); err != nil {
 		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
 	}
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // stopProfiles ends a --cpuprofile also when the command failed (cobra
