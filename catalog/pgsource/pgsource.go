@@ -147,19 +147,16 @@ func Query(sel catalog.Selector) (string, []string) {
 		args = append(args, v)
 		return "$" + strconv.Itoa(len(args))
 	}
+	spec := " spec::text"
 	if sel.MaxSpec > 0 {
 		// A spec longer than that is not sent (pgx would hold the whole
 		// row in memory, however large); its length is, after it.
 		n := param(strconv.Itoa(sel.MaxSpec))
-		b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag,
-  CASE WHEN octet_length(spec::text) <= ` + n + `::int THEN spec::text END, octet_length(spec::text)
-FROM public.live_specs
-WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
-	} else {
-		b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag, spec::text
-FROM public.live_specs
-WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
+		spec = "\n  CASE WHEN octet_length(spec::text) <= " + n + "::int THEN spec::text END, octet_length(spec::text)"
 	}
+	b.WriteString(`SELECT catalog_name::text, last_pub_id, connector_image_name, connector_image_tag,` + spec + `
+FROM public.live_specs
+WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
 	var alts []string
 	for _, n := range sel.Names {
 		alts = append(alts, "catalog_name::text = "+param(n))
