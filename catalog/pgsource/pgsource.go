@@ -33,6 +33,7 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/internal/jsonstr"
+	"schedtool/report"
 )
 
 func init() { catalog.OpenDB = Open }
@@ -280,7 +281,7 @@ func lost(err error, rows int) error {
 	if errors.As(err, &pe) {
 		return err
 	}
-	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, map[bool]string{true: "row", false: "rows"}[rows == 1], err)
+	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, report.Plural(rows, "row", "rows"), err)
 }
 
 func exec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
