@@ -106,18 +106,23 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 			if d.EnableRuntimeV2 && sp.RuntimeFlag() {
 				continue
 			}
-			d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
-			d.Reason = "Flow refuses the spec as it is (" + sp.Describe() + "); fix that first"
+			d.review("Flow refuses the spec as it is (" + sp.Describe() + "); fix that first")
 			return d
 		}
 	}
 	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.
-		d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
-		d.Reason = "the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first"
+		d.review("the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first")
 	}
 	return d
+}
+
+// review turns a migration into a task for a person, for reason: nothing
+// of the migration is left to write.
+func (d *Decision) review(reason string) {
+	d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
+	d.Reason = reason
 }
 
 func (p *Planner) decide(m *catalog.Materialization) Decision {
