@@ -72,6 +72,8 @@ type Input struct {
 	// Raw is set when Dump is flowctl raw get output (a JSON array of
 	// rows) rather than one row a line.
 	Raw bool
+	// held holds a database input's rows once read (HoldDB).
+	held *os.File
 }
 
 // Resolve turns command-line PATHs into inputs. An unreadable PATH, or
@@ -668,12 +670,75 @@ func Under(dir, p string) (rel string, ok bool) {
 	return r, true
 }
 
+// HoldDB reads the rows of each database input once, in its one
+// snapshot, into an unlinked temp file, which EachDump reads from then
+// on: a command that makes two passes over its inputs (migrate's first
+// pass for --limit or for --out DIR's case clashes) sees the same rows
+// in both, and the server is read once. release closes the files.
+func HoldDB(inputs []Input) (release func(), err error) {
+	var held []*os.File
+	release = func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}
+	for i := range inputs {
+		in := &inputs[i]
+		if in.DB == "" || in.held != nil {
+			continue
+		}
+		if OpenDB == nil {
+			release()
+			return func() {}, &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
+		}
+		f, err := holdRows(in)
+		if err != nil {
+			release()
+			return func() {}, err
+		}
+		held = append(held, f)
+		in.held = f
+	}
+	return release, nil
+}
+
+func holdRows(in *Input) (*os.File, error) {
+	f, err := os.CreateTemp("", "schedtool-rows-*")
+	if err != nil {
+		return nil, &UsageError{Msg: in.Dump + ": holding its rows: " + err.Error()}
+	}
+	os.Remove(f.Name()) // unlinked: gone with the process, however it ends
+	rc, err := OpenDB(in.DB, in.Select)
+	if err == nil {
+		w := bufio.NewWriterSize(f, 256<<10)
+		_, err = io.Copy(w, rc)
+		rc.Close()
+		if err == nil {
+			err = w.Flush()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+	}
+	return f, nil
+}
+
 // EachDump calls scan with the reader and display name of each input's
 // dump (a file, or standard input), in order. An error from scan is
 // reported with the dump's name; the first one ends the walk.
 func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 	for _, in := range inputs {
 		if in.Dump == "" {
+			continue
+		}
+		if in.held != nil {
+			if _, err := in.held.Seek(0, io.SeekStart); err != nil {
+				return &UsageError{Msg: in.Dump + ": " + err.Error()}
+			}
+			if err := scan(bufio.NewReaderSize(in.held, 256<<10), in.Dump); err != nil {
+				return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+			}
 			continue
 		}
 		if in.DB != "" {

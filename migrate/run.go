@@ -177,6 +177,16 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.json = &jsonReport{w: bw}
 		r.json.start()
 	}
+	if opts.Limit > 0 || opts.Mode == OutTree {
+		// Two passes over the inputs (the wave's or the case clashes',
+		// then the migration): a database is read once, in one
+		// snapshot, and both passes read that.
+		release, err := catalog.HoldDB(inputs)
+		defer release()
+		if err != nil {
+			return r.sum, err
+		}
+	}
 	if opts.Limit > 0 {
 		if err := r.wave(inputs, cat); err != nil {
 			return r.sum, err
