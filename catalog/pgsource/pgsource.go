@@ -81,25 +81,25 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 		return pgproto3.NewFrontend(bufio.NewReaderSize(r, readBuffer), w)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
+	q := newQueue()
 	go func() {
-		err := read(ctx, cfg, sel, pw)
+		err := read(ctx, cfg, sel, q)
 		if err != nil {
 			err = errors.New(catalog.Scrub(describe(err), secrets...))
 		}
-		pw.CloseWithError(err)
+		q.CloseWithError(err)
 	}()
-	return &reader{pr, cancel}, nil
+	return &reader{q, cancel}, nil
 }
 
 type reader struct {
-	*io.PipeReader
+	*queue
 	cancel context.CancelFunc
 }
 
 func (r *reader) Close() error {
 	r.cancel()
-	return r.PipeReader.Close()
+	return r.queue.Close()
 }
 
 // unwrapParse keeps pgconn's reason for refusing a URL, not the URL.
