@@ -427,15 +427,7 @@ func TestOutTreeSealedConfigStillDecrypts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The spec is line 2's JSON value; its config is what the task publishes.
-	line := strings.Split(string(src), "\n")[1]
-	specText := line[strings.Index(line, ": ")+2:]
-	spec, err := tree.ParseJSON("spec", []byte(specText), tree.DefaultLimits)
-	if err != nil {
-		t.Fatalf("the spec is not JSON: %v\n%s", err, src)
-	}
-	node := spec.Root.Path("endpoint", "connector", "config")
-	written := []byte(specText[node.Offset:node.End])
+	written := writtenConfig(t, src)
 
 	// Byte for byte as stored, except sops.overlay.
 	storedDoc, _ := tree.ParseJSON("stored", stored.Bytes(), tree.DefaultLimits)
@@ -443,15 +435,19 @@ func TestOutTreeSealedConfigStillDecrypts(t *testing.T) {
 	if !bytes.Equal(stored.Bytes()[:cut], written[:cut]) {
 		t.Errorf("the sealed values changed:\nstored  %s\nwritten %s", stored.Bytes()[:cut], written[:cut])
 	}
-	wsops := node.Get("sops")
+	writtenDoc, err := tree.ParseJSON("written", written, tree.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsops := writtenDoc.Root.Get("sops")
 	for _, f := range storedDoc.Root.Get("sops").Fields {
 		w := wsops.Get(f.Key)
-		if w == nil || specText[w.Offset:w.End] != stored.String()[f.Value.Offset:f.Value.End] {
+		if w == nil || string(written[w.Offset:w.End]) != stored.String()[f.Value.Offset:f.Value.End] {
 			t.Errorf("sops.%s changed", f.Key)
 		}
 	}
 	if wsops.Get("overlay") == nil || len(wsops.Fields) != len(storedDoc.Root.Get("sops").Fields)+1 {
-		t.Errorf("sops stanza: want the stored one plus overlay, got %s", specText[wsops.Offset:wsops.End])
+		t.Errorf("sops stanza: want the stored one plus overlay, got %s", written[wsops.Offset:wsops.End])
 	}
 
 	// The real sops decrypts it: the MAC still verifies.
@@ -473,4 +469,19 @@ func TestOutTreeSealedConfigStillDecrypts(t *testing.T) {
 	if !cat.Materializations[0].Config.Sealed {
 		t.Error("the config is not read as sealed")
 	}
+}
+
+// writtenConfig is the endpoint config's text in a written task source:
+// the spec is line 2's JSON value, and its config is what the task
+// publishes.
+func writtenConfig(t *testing.T, src []byte) []byte {
+	t.Helper()
+	line := strings.Split(string(src), "\n")[1]
+	specText := line[strings.Index(line, ": ")+2:]
+	spec, err := tree.ParseJSON("spec", []byte(specText), tree.DefaultLimits)
+	if err != nil {
+		t.Fatalf("the spec is not JSON: %v\n%s", err, src)
+	}
+	node := spec.Root.Path("endpoint", "connector", "config")
+	return []byte(specText[node.Offset:node.End])
 }

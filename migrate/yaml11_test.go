@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"schedtool/catalog/tree"
 )
 
 // YAML 1.1's resolvers (PyYAML's), for the plain scalars a JSON value
@@ -244,15 +242,8 @@ func TestOutTreeSealedConfigWithTabsAndExponents(t *testing.T) {
 	}
 	// The written spec is still JSON here (sops's MAC follows key order,
 	// so the config's own text goes to sops, not a re-encoding).
-	line := strings.Split(string(src), "\n")[1]
-	specText := line[strings.Index(line, ": ")+2:]
-	spec, err := tree.ParseJSON("spec", []byte(specText), tree.DefaultLimits)
-	if err != nil {
-		t.Fatalf("the spec is not JSON: %v\n%s", err, src)
-	}
-	node := spec.Root.Path("endpoint", "connector", "config")
 	out := filepath.Join(work, "written.json")
-	os.WriteFile(out, []byte(specText[node.Offset:node.End]), 0o600)
+	os.WriteFile(out, writtenConfig(t, src), 0o600)
 	eff := effective(t, out) // fails if the MAC does not verify
 	if eff["password_sops"] != "hunter2" && eff["password"] != "hunter2" {
 		t.Errorf("the secret did not survive: %v", eff)

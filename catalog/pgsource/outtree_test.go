@@ -23,15 +23,7 @@ import (
 // digits; DIR/flow.yaml loads them all.
 func TestMigrateIntoATree(t *testing.T) {
 	db, dump := load(t, 400)
-	inputs, err := catalog.Resolve([]string{db.BypassURL}, catalog.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := connector.Builtin()
-	mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	dir := filepath.Join(t.TempDir(), "out")
-	var out, errb bytes.Buffer
-	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: "json"}, &out, &errb)
+	dir, sum, out, errb, err := migrateTree(t, db.BypassURL, "json")
 	if err != nil || sum.Failed > 0 || sum.Refused > 0 {
 		t.Fatalf("%v %+v\n%s", err, sum, errb.String())
 	}
@@ -147,15 +139,7 @@ func TestMigrateIntoATreeCaseClashAndStrictYAML(t *testing.T) {
 	if _, err := db.Load(context.Background(), &dump); err != nil {
 		t.Fatal(err)
 	}
-	inputs, err := catalog.Resolve([]string{db.BypassURL}, catalog.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := connector.Builtin()
-	mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	dir := filepath.Join(t.TempDir(), "out")
-	var out, errb bytes.Buffer
-	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: "diff"}, &out, &errb)
+	dir, sum, _, errb, err := migrateTree(t, db.BypassURL, "diff")
 	if err != nil || sum.Written != 1 || sum.Review() != 2 {
 		t.Fatalf("%v %+v, want 1 written and 2 to review\n%s", err, sum, errb.String())
 	}
@@ -183,4 +167,21 @@ func TestMigrateIntoATreeCaseClashAndStrictYAML(t *testing.T) {
 	if port := fmt.Sprint(cat.Materializations[0].Spec.Path("endpoint", "connector", "config", "port").Interface(nil)); port != "1000" {
 		t.Errorf("port = %v", cat.Materializations[0].Spec.Path("endpoint", "connector", "config", "port").Interface(nil))
 	}
+}
+
+// migrateTree runs migrate --out DIR over a database URL, in the format
+// given, and returns the tree's directory, the summary, the output,
+// the notes and the error.
+func migrateTree(t *testing.T, url, format string) (string, *migrate.Summary, *bytes.Buffer, *bytes.Buffer, error) {
+	t.Helper()
+	inputs, err := catalog.Resolve([]string{url}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := connector.Builtin()
+	mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+	dir := filepath.Join(t.TempDir(), "out")
+	var out, errb bytes.Buffer
+	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: format}, &out, &errb)
+	return dir, sum, &out, &errb, err
 }
