@@ -332,14 +332,11 @@ func row(b []byte, v [][]byte) []byte {
 	return append(b, '}', '\n')
 }
 
-// appendString appends s as a JSON string: as it is when every byte is
-// printable ASCII other than a quote or backslash (catalog names and
-// images are), else as jsonstr quotes it.
+// appendString appends s as a JSON string, as jsonstr quotes it, with no
+// string made of s when it is plain (catalog names and images are).
 func appendString(b, s []byte) []byte {
-	for _, c := range s {
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
-			return jsonstr.Append(b, string(s))
-		}
+	if !jsonstr.Plain(s) {
+		return jsonstr.Append(b, string(s))
 	}
 	b = append(b, '"')
 	b = append(b, s...)

@@ -54,6 +54,19 @@ func AppendContent(b []byte, s string) []byte {
 	return append(b, s[run:]...)
 }
 
+// Plain reports whether every byte of s is printable ASCII other than a
+// quote or a backslash, so that Append writes s as it is between its
+// quotes. It takes bytes too, so that a caller holding them need not make
+// a string.
+func Plain[S ~string | ~[]byte](s S) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || !plain[c] {
+			return false
+		}
+	}
+	return true
+}
+
 // plain are the ASCII bytes written as they are.
 var plain = func() (t [utf8.RuneSelf]bool) {
 	for c := 0x20; c < 0x7f; c++ {

@@ -73,3 +73,17 @@ func FuzzAppend(f *testing.F) {
 		}
 	})
 }
+
+// Plain is true exactly for the ASCII that Append writes as it is.
+func TestPlain(t *testing.T) {
+	for _, s := range []string{"", "acmeCo/a-b_c.d:v1", "a\"b", "a\\b", "l\n", "\x7f", "é", "\xff", " ~"} {
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < utf8.RuneSelf
+		}
+		want := ascii && string(Append(nil, s)) == `"`+s+`"`
+		if Plain(s) != want || Plain([]byte(s)) != want {
+			t.Errorf("Plain(%q) = %v, want %v", s, Plain(s), want)
+		}
+	}
+}
