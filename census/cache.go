@@ -1,12 +1,12 @@
 package census
 
 import (
-	"schedtool/internal/shapecache"
 	"sync"
 
 	"schedtool/catalog"
 	"schedtool/catalog/tree"
 	"schedtool/finding"
+	"schedtool/internal/shapecache"
 )
 
 // A dump repeats a few shapes of schedule over and over. A census row

@@ -5,12 +5,12 @@ package census
 
 import (
 	"io"
-	"schedtool/internal/shapecache"
 	"sort"
 	"sync/atomic"
 
 	"schedtool/catalog"
 	"schedtool/finding"
+	"schedtool/internal/shapecache"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
 )

@@ -2,11 +2,11 @@ package validate
 
 import (
 	"io"
-	"schedtool/internal/shapecache"
 
 	"schedtool/catalog"
 	"schedtool/catalog/tree"
 	"schedtool/finding"
+	"schedtool/internal/shapecache"
 )
 
 // Run validates every input and hands each finding to emit, in a
