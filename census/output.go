@@ -340,7 +340,6 @@ func (m *markdownWriter) Row(r *Row) {
 
 func (m *markdownWriter) Unreadable(u *Unreadable) { m.bad = append(m.bad, *u) }
 
-// mdCell escapes a table cell.
 // mdNeutral keeps a cell's text from becoming markup: table pipes, code,
 // HTML, links and images ([, ], !), autolinks (a word joiner, U+2060,
 // breaks "://" and "www.") and @mentions (the same after the @, so that
@@ -348,6 +347,7 @@ func (m *markdownWriter) Unreadable(u *Unreadable) { m.bad = append(m.bad, *u) }
 var mdNeutral = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\n", " ", "\r", " ", "`", "\\`", "<", "&lt;",
 	"[", "\\[", "]", "\\]", "!", "\\!", "@", "@\u2060", "://", ":\u2060//", "www.", "www\u2060.")
 
+// mdCell escapes a table cell.
 func mdCell(s string) string {
 	s = mdNeutral.Replace(report.Escape(s))
 	if s == "" {
