@@ -471,7 +471,6 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}
-	doc.LineBase = line - 1
 	root := doc.Root
 	if root.Kind != tree.Object {
 		return bad(root.Col(), "", "row is not a JSON object")
