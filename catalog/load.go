@@ -213,8 +213,10 @@ func firstLineIsRow(path string, head []byte, maxRow int) bool {
 var bom = []byte("\xef\xbb\xbf")
 
 // skipBOM drops a UTF-8 byte order mark at the start of a dump.
-func skipBOM(r io.Reader) io.Reader {
-	br := bufio.NewReader(r)
+func skipBOM(r io.Reader) io.Reader { return dropBOM(bufio.NewReader(r)) }
+
+// dropBOM discards a UTF-8 byte order mark at the start of br.
+func dropBOM(br *bufio.Reader) *bufio.Reader {
 	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
 		br.Discard(len(bom))
 	}

@@ -72,10 +72,7 @@ func (r *rawRows) marksLines() bool { return true }
 
 // NewRawRows reads flowctl raw get output as a dump.
 func NewRawRows(r io.Reader) io.Reader {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if b, _ := br.Peek(len(bom)); bytes.Equal(b, bom) {
-		br.Discard(len(bom))
-	}
+	br := dropBOM(bufio.NewReaderSize(r, 64<<10))
 	return &rawRows{src: br, buf: make([]byte, 256<<10), line: 1, col: 1, outLine: 1}
 }
 
