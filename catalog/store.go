@@ -148,7 +148,7 @@ func redactConninfo(s string) (string, bool) {
 	known := false
 	i := 0
 	space := func() {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		for i < len(s) && conninfoSpace(s[i]) {
 			b.WriteByte(s[i])
 			i++
 		}
@@ -159,7 +159,7 @@ func redactConninfo(s string) (string, bool) {
 			break
 		}
 		start := i
-		for i < len(s) && s[i] != '=' && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+		for i < len(s) && s[i] != '=' && !conninfoSpace(s[i]) {
 			i++
 		}
 		key := s[start:i]
@@ -168,13 +168,11 @@ func redactConninfo(s string) (string, bool) {
 		if i >= len(s) || s[i] != '=' {
 			continue // a word that is not keyword=value
 		}
-		if key == "" {
-			b.WriteByte('=')
-			i++
-			continue
-		}
 		b.WriteByte('=')
 		i++
+		if key == "" {
+			continue
+		}
 		space()
 		vstart := i
 		if i < len(s) && s[i] == '\'' {
@@ -187,7 +185,7 @@ func redactConninfo(s string) (string, bool) {
 				i++
 			}
 		} else {
-			for i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' {
+			for i < len(s) && !conninfoSpace(s[i]) {
 				i++
 			}
 			if !isPasswordKey(key) && strings.IndexByte(s[vstart:i], '=') >= 0 {
@@ -209,6 +207,10 @@ func redactConninfo(s string) (string, bool) {
 	}
 	return b.String(), known
 }
+
+// conninfoSpace reports whether c separates the pairs of a keyword/value
+// connection string.
+func conninfoSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // libpqKeywords are the connection keywords a keyword/value string is
 // most often written with.
