@@ -193,11 +193,11 @@ func (p *Planner) intervalText(m *catalog.Materialization, d Decision) string {
 		return ""
 	}
 	n := m.Config.Effective
-	for _, tok := range strings.Split(strings.TrimPrefix(res.Pointer, "/"), "/") {
+	for _, tok := range connector.PointerTokens(res.Pointer) {
 		if n == nil {
 			return ""
 		}
-		n = n.Get(strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~"))
+		n = n.Get(tok)
 	}
 	s, _ := n.Str()
 	return s
