@@ -332,18 +332,13 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 			return "", existsError(dst)
 		}
 	}
-	dir, base := filepath.Split(dst)
-	tmp, err := createTemp(dir, base)
+	tmp, err := stageNew(dst, src)
 	if err != nil {
-		return "", err
-	}
-	if err := fill(tmp, src, 0o644); err != nil {
-		dropTemp(tmp.Name())
 		return "", err
 	}
 	p.paths[rel] = name
 	p.order = append(p.order, rel)
-	p.staged = append(p.staged, staged{tmp.Name(), dst})
+	p.staged = append(p.staged, staged{tmp, dst})
 	return dst, nil
 }
 
@@ -429,16 +424,26 @@ func existsError(dst string) error {
 // existing one: a temp file beside it, synced, then put in place (place).
 // The temp file is registered, so a signal removes it.
 func createNew(dst string, data []byte, replace bool) error {
-	dir, base := filepath.Split(dst)
-	tmp, err := createTemp(dir, base)
+	tmp, err := stageNew(dst, data)
 	if err != nil {
 		return err
 	}
+	return place(tmp, dst, replace)
+}
+
+// stageNew writes data to a registered temp file beside dst, synced and
+// with mode 0644, and returns its name; place puts it at dst.
+func stageNew(dst string, data []byte) (string, error) {
+	dir, base := filepath.Split(dst)
+	tmp, err := createTemp(dir, base)
+	if err != nil {
+		return "", err
+	}
 	if err := fill(tmp, data, 0o644); err != nil {
 		dropTemp(tmp.Name())
-		return err
+		return "", err
 	}
-	return place(tmp.Name(), dst, replace)
+	return tmp.Name(), nil
 }
 
 // place puts the registered temp file tmp at dst and removes it: hard-
