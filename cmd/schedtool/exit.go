@@ -55,11 +55,8 @@ func exitCode(err error, stderr io.Writer) int {
 		return ExitReport
 	}
 	var ie *interruptedError
-	if errors.As(err, &ie) {
-		if ie.sig == "SIGINT" {
-			return ExitInterrupted
-		}
-		return ExitFailure
+	if errors.As(err, &ie) && ie.sig == "SIGINT" {
+		return ExitInterrupted
 	}
 	return ExitFailure
 }
