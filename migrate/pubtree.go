@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,7 +85,7 @@ func SpecSource(name string, spec []byte) ([]byte, error) {
 	b := make([]byte, 0, len(spec)+len(name)+40)
 	b = append(b, "materializations:\n  "...)
 	at := len(b)
-	b, _ = yamlFlow(b, jsonstr.Append(nil, name))
+	b, _ = yamlFlow(b, jsonstr.Append(nil, name)) // a string of valid UTF-8
 	if len(b)-at > maxSimpleKey {
 		// An implicit key is at most 1024 characters (YAML 1.1 and
 		// libyaml, which serde_yaml ports): say it is a key instead.
@@ -93,9 +94,9 @@ func SpecSource(name string, spec []byte) ([]byte, error) {
 	} else {
 		b = append(b, ": "...)
 	}
-	b, ok := yamlFlow(b, spec)
-	if !ok {
-		return nil, errors.New("the spec has a lone UTF-16 surrogate escape (\\uD800-\\uDFFF), which neither YAML nor Flow reads")
+	b, err := yamlFlow(b, spec)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '\n'), nil
 }
@@ -118,7 +119,7 @@ func IndexSource(paths []string) []byte {
 	b = append(b, '\n')
 	for _, p := range sorted {
 		b = append(b, "  - "...)
-		b, _ = yamlFlow(b, jsonstr.Append(nil, p))
+		b, _ = yamlFlow(b, jsonstr.Append(nil, p)) // a string of valid UTF-8
 		b = append(b, '\n')
 	}
 	return b
@@ -142,9 +143,14 @@ func IndexSource(paths []string) []byte {
 // Everything else, escapes included, is copied. None of this changes a
 // value, so a sealed config's MAC (over its values) still verifies.
 //
-// It reports false for a string with a lone UTF-16 surrogate escape, which
-// has no YAML form (and which Flow, as serde_json, refuses).
-func yamlFlow(b, src []byte) ([]byte, bool) {
+// It fails on what has no YAML form that reads back as the same value:
+//   - a string with a lone UTF-16 surrogate escape (which Flow, as
+//     serde_json, refuses too);
+//   - a number beyond a 64-bit float's range (1e400, or 400 digits):
+//     go-yaml and serde_yaml read it as a string, PyYAML as infinity (and
+//     serde_json refuses it). One too small (1e-400) reads as 0 in every
+//     parser, as it does in JSON ones, and is kept.
+func yamlFlow(b, src []byte) ([]byte, error) {
 	const hex = "0123456789ABCDEF"
 	in := false
 	str := -1 // where the last string began in b, while only blanks follow it
@@ -164,6 +170,9 @@ func yamlFlow(b, src []byte) ([]byte, bool) {
 				str = -1
 			case c == '-' || c >= '0' && c <= '9':
 				n := numberLen(src[i:])
+				if _, err := strconv.ParseFloat(string(src[i:i+n]), 64); errors.Is(err, strconv.ErrRange) {
+					return b, fmt.Errorf("the spec has the number %.40s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", src[i:i+n])
+				}
 				b = appendNumber(b, src[i:i+n])
 				str = -1
 				i += n
@@ -194,7 +203,7 @@ func yamlFlow(b, src []byte) ([]byte, bool) {
 					}
 				}
 				if r, ok := hex4(src[i+2:]); ok && r >= 0xD800 && r < 0xE000 {
-					return b, false // a lone surrogate: no YAML parser (nor Flow) reads it
+					return b, errors.New("the spec has a lone UTF-16 surrogate escape (\\uD800-\\uDFFF), which neither YAML nor Flow reads")
 				}
 				end := min(i+6, len(src))
 				b = append(b, src[i:end]...)
@@ -227,7 +236,7 @@ func yamlFlow(b, src []byte) ([]byte, bool) {
 			i += size
 		}
 	}
-	return b, true
+	return b, nil
 }
 
 // numberLen is the length of the JSON number (or what stands for one) at
