@@ -111,8 +111,13 @@ func unwrapParse(err error) string {
 	return "not a valid PostgreSQL URL: " + err.Error()
 }
 
-// describe gives the server's message, with its detail and hint.
+// describe gives the server's message, with its detail and hint, and
+// after how many rows it ended the read.
 func describe(err error) string {
+	var cut *cutShort
+	if errors.As(err, &cut) {
+		return fmt.Sprintf("the server ended the read after %d %s of public.live_specs, before the last one: %s; the read is incomplete", cut.rows, report.Plural(cut.rows, "row", "rows"), describe(cut.err))
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		msg := pe.Severity + ": " + pe.Message + " (SQLSTATE " + pe.Code + ")"
@@ -275,14 +280,27 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 // socket closed or broke: a proxy, a firewall, a restart, an
 // administrator's pg_terminate_backend while the server was blocked on
 // the socket) lost its connection part way, so that what was read is
-// known to be incomplete.
+// known to be incomplete. One the server ended with its word after some
+// rows (a statement timeout, pg_terminate_backend) says how many.
 func lost(err error, rows int) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		return err
+		if rows == 0 {
+			return err
+		}
+		return &cutShort{rows, err}
 	}
 	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, report.Plural(rows, "row", "rows"), err)
 }
+
+// cutShort is a server error that ended the read after rows rows.
+type cutShort struct {
+	rows int
+	err  error
+}
+
+func (c *cutShort) Error() string { return describe(c) }
+func (c *cutShort) Unwrap() error { return c.err }
 
 func exec(ctx context.Context, conn *pgconn.PgConn, sql string) error {
 	_, err := conn.Exec(ctx, sql).ReadAll()

@@ -3,6 +3,7 @@ package pgsource
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -86,5 +87,16 @@ func TestDescribe(t *testing.T) {
 		if got := describe(fmt.Errorf("reading: %w", tc.err)); got != tc.want {
 			t.Errorf("describe:\n got %s\nwant %s", got, tc.want)
 		}
+		// Ended by the server part way: how many rows had come, and
+		// that the read is incomplete.
+		if got, want := describe(lost(tc.err, 1)), "the server ended the read after 1 row of public.live_specs, before the last one: "+tc.want+"; the read is incomplete"; got != want {
+			t.Errorf("describe(lost(1)):\n got %s\nwant %s", got, want)
+		}
+		if got := describe(lost(tc.err, 0)); got != tc.want {
+			t.Errorf("describe(lost(0)):\n got %s\nwant %s", got, tc.want)
+		}
+	}
+	if got, want := describe(lost(errors.New("unexpected EOF"), 3)), "the connection to the server was lost after 3 rows of public.live_specs, before the last one: unexpected EOF; the read is incomplete"; got != want {
+		t.Errorf("describe(lost(EOF)):\n got %s\nwant %s", got, want)
 	}
 }
