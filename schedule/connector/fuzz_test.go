@@ -1,7 +1,10 @@
 package connector
 
 import (
+	"math/big"
+	"strings"
 	"testing"
+	"time"
 )
 
 func FuzzParseSyncSchedule(f *testing.F) {
@@ -50,10 +53,37 @@ func FuzzParseISO8601(f *testing.F) {
 	for _, s := range []string{"PT0S", "P0D", "P", "PT", "PT15M", "PT1H30M", "P1D", "PT5H", "PT1.5H", "P0Y0M0W0DT4H"} {
 		f.Add(s)
 	}
+	f.Add("PT8000000H") // wraps around to a negative interval, as the connector's does
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := ParseISO8601(s)
-		if err == nil && (d < 0 || d > SlowFrequency) {
-			t.Fatalf("%q gave %v", s, d)
+		if err != nil {
+			return
+		}
+		if d > 4*time.Hour {
+			t.Fatalf("%q gave %v, over 4h", s, d)
+		}
+		// The sum of the time parts, exactly; ParseISO8601 gives it in
+		// int64 nanoseconds, wrapped around as the connector wraps it,
+		// so negative only when the exact sum is beyond int64.
+		exact := new(big.Int)
+		if _, tpart, ok := strings.Cut(s, "T"); ok {
+			num := new(big.Int)
+			for _, c := range tpart {
+				if c >= '0' && c <= '9' {
+					num.Mul(num, big.NewInt(10)).Add(num, big.NewInt(int64(c-'0')))
+					continue
+				}
+				unit := map[rune]time.Duration{'H': time.Hour, 'M': time.Minute, 'S': time.Second}[c]
+				exact.Add(exact, num.Mul(num, big.NewInt(int64(unit))))
+				num = new(big.Int)
+			}
+		}
+		wrapped := new(big.Int).And(exact, new(big.Int).SetUint64(^uint64(0)))
+		if int64(wrapped.Uint64()) != int64(d) {
+			t.Fatalf("%q gave %v; its time parts sum to %s ns, %d wrapped to int64", s, d, exact, int64(wrapped.Uint64()))
+		}
+		if d < 0 && exact.IsInt64() {
+			t.Fatalf("%q gave %v without wrapping around", s, d)
 		}
 	})
 }
