@@ -170,7 +170,7 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 				str = -1
 			case c == '-' || c >= '0' && c <= '9':
 				n := numberLen(src[i:])
-				if _, err := strconv.ParseFloat(string(src[i:i+n]), 64); errors.Is(err, strconv.ErrRange) {
+				if outOfRange(src[i : i+n]) {
 					return b, fmt.Errorf("the spec has the number %.40s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", src[i:i+n])
 				}
 				b = appendNumber(b, src[i:i+n])
@@ -237,6 +237,16 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 		}
 	}
 	return b, nil
+}
+
+// outOfRange reports whether a JSON number is beyond a float64's range
+// (over 1.8e308 in magnitude). One without an exponent needs 309 digits.
+func outOfRange(num []byte) bool {
+	if len(num) < 300 && bytes.IndexAny(num, "eE") < 0 {
+		return false
+	}
+	_, err := strconv.ParseFloat(string(num), 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // numberLen is the length of the JSON number (or what stands for one) at

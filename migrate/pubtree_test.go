@@ -132,6 +132,7 @@ func TestSpecSourceReadsAsTheSpec(t *testing.T) {
 		`{"plain":"yes","on":"off","tilde":"~","null":"null","num":"1e3"}`,
 		`{"expectPubId":"1234ff4b568003a5"}`,
 		`{"tiny":[1e-400,-2.5E-999],"max":1.7976931348623157e308,"min":-4.9e-324}`,
+		`{"long":-1` + strings.Repeat("0", 308) + `}`, // -1e308, 309 digits
 	} {
 		yamlEquivalent(t, "acmeCo/x", []byte(spec))
 	}
