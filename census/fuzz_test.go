@@ -19,6 +19,7 @@ import (
 func FuzzCensusWriters(f *testing.F) {
 	f.Add("acmeCo/m", "ghcr.io/estuary/materialize-snowflake", "v4", "reason", "flow.yaml", "bad row")
 	f.Add("a|b\n@octocat [x](https://e.vil) ![i](www.e.vil/p.png)", "=HYPERLINK(\"x\")", "\x1b[2J", "\u202eevil\u009b", "dir #1/é.yaml", "\r\n::error::x")
+	f.Add("w]ww.", "0", "0", "0", "0", "0") // the fuzzer's: escaped as w\]ww., no link
 	f.Fuzz(func(t *testing.T, task, image, tag, reason, file, msg string) {
 		row := Row{Task: task, Image: image, Tag: tag, Family: "syncSchedule", Runtime: "v2", Kind: "fixed", Delay: "1h",
 			Status: "needs-review", Reason: reason, File: file, Line: 3}
@@ -62,8 +63,10 @@ func FuzzCensusWriters(f *testing.F) {
 				if format != "markdown" {
 					continue
 				}
-				// Escaped characters (\\, \], \[) are not markup.
-				plain := strings.NewReplacer(`\\`, "", `\]`, "", `\[`, "").Replace(s)
+				// Escaped characters (\\, \], \[) are not markup. They
+				// become a NUL, not nothing, which would join what is
+				// around them ("w\]ww." is not "www.").
+				plain := strings.NewReplacer(`\\`, "\x00", `\]`, "\x00", `\[`, "\x00").Replace(s)
 				for _, live := range []string{"](", "://", "www.", "@" + firstWord(task)} {
 					if live != "@" && strings.Contains(plain, live) {
 						t.Errorf("markdown keeps %q live:\n%s", live, s)
