@@ -41,3 +41,16 @@ func BenchmarkMigrateDump(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSpecSource writes the --out DIR source of a stored spec with a
+// dozen numbers (two with exponents) and a sealed-looking config.
+func BenchmarkSpecSource(b *testing.B) {
+	spec := []byte(`{"shards":{"flags":{"enable-runtime-v2":"true"},"minTxnDuration":"1s"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"h.example","port":443,"retries":3,"backoff":1.5e2,"limit":-2E-3,"warehouse":"WH","credentials":{"password_sops":"ENC[AES256_GCM,data:aGVsbG8=,iv:aXY=,tag:dGFn,type:str]"},"syncSchedule":{"syncFrequency":"1h"}}}},"syncSchedule":{"baseInterval":"1h"},"bindings":[{"resource":{"table":"t","batch":1000,"weights":[1,2,3,4,5]},"source":"acmeCo/c","backfill":2},{"resource":{"table":"u"},"source":"acmeCo/d","fields":{"recommended":true}}]}`)
+	b.SetBytes(int64(len(spec)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SpecSource("acmeCo/some/materialize-snowflake", spec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
