@@ -171,7 +171,7 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 			case c == '-' || c >= '0' && c <= '9':
 				n := numberLen(src[i:])
 				if outOfRange(src[i : i+n]) {
-					return b, fmt.Errorf("the spec has the number %.40s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", src[i:i+n])
+					return b, fmt.Errorf("the spec has the number %.40s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", string(src[i:i+n])) // a copy: src does not escape
 				}
 				b = appendNumber(b, src[i:i+n])
 				str = -1
@@ -240,9 +240,26 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 }
 
 // outOfRange reports whether a JSON number is beyond a float64's range
-// (over 1.8e308 in magnitude). One without an exponent needs 309 digits.
+// (over 1.8e308 in magnitude). Only a number whose integer digits and
+// positive exponent add up to 300 or more can be, and only such a one is
+// parsed (which allocates).
 func outOfRange(num []byte) bool {
-	if len(num) < 300 && bytes.IndexAny(num, "eE") < 0 {
+	mant, exp := num, 0
+	if e := bytes.IndexAny(num, "eE"); e >= 0 {
+		mant = num[:e]
+		if e+1 < len(num) && num[e+1] != '-' {
+			for _, c := range num[e+1:] {
+				if c >= '0' && c <= '9' {
+					exp = min(exp*10+int(c-'0'), 1<<20)
+				}
+			}
+		}
+	}
+	whole := bytes.IndexByte(mant, '.')
+	if whole < 0 {
+		whole = len(mant)
+	}
+	if whole+exp < 300 {
 		return false
 	}
 	_, err := strconv.ParseFloat(string(num), 64)

@@ -3,11 +3,13 @@ package migrate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -156,6 +158,22 @@ func TestSpecSourceReadsAsTheSpec(t *testing.T) {
 	}
 	// The name is quoted too.
 	yamlEquivalent(t, "ünï/名前", []byte(`{}`))
+}
+
+// outOfRange agrees with strconv.ParseFloat, which it asks only about
+// numbers that may overflow.
+func TestOutOfRange(t *testing.T) {
+	for _, num := range []string{
+		"0", "-0", "1", "1.5", "1e5", "1.5E+2", "-2E-3", "1e-400", "1e307", "1e308", "1e309", "1e700", "-1E+400",
+		"0.0000001e400", "0.1e309", "123.456e306", "123.456e305", "1.7976931348623157e308", "1.7976931348623159e308",
+		"1" + strings.Repeat("0", 298), "1" + strings.Repeat("0", 308), "1" + strings.Repeat("0", 309), "-1" + strings.Repeat("0", 309),
+		"1" + strings.Repeat("0", 309) + "e-10", "1" + strings.Repeat("0", 309) + ".5e-2", "1e00000000000000000000000309", "1e99999999999999999999",
+	} {
+		_, err := strconv.ParseFloat(num, 64)
+		if want := errors.Is(err, strconv.ErrRange); outOfRange([]byte(num)) != want {
+			t.Errorf("outOfRange(%.30s) = %v, want %v", num, !want, want)
+		}
+	}
 }
 
 func FuzzSpecSource(f *testing.F) {
