@@ -2,6 +2,7 @@ package tree
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -9,8 +10,22 @@ func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2,{"b":null}],"c":"\u00e9"}`, "{\n\t\"a\": 1\n}", `[`, `{"a":1,"a":2}`, `"\ud800"`, `-0.5e+3`} {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{`{"a":{"b":[{"c":1,"d":2,"c":3}]}}`, `{"a":{"\u0062":1,"b":2}}`, `{"a":{"b":1,"B":2,"b ":3}}`} {
+		f.Add([]byte(s))
+	}
+	all := func([]string, string) bool { return true }
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := ParseJSON("f", b, DefaultLimits)
+		// Skipping the root's values (as the dump reader skips the
+		// bindings) checks them as strictly, duplicate keys included,
+		// and a duplicate is reported at the same place.
+		_, skipErr := ParseJSONSkipping("f", b, DefaultLimits, all, nil)
+		if (err == nil) != (skipErr == nil) || (err == nil) != Valid(b, DefaultLimits) {
+			t.Fatalf("%q: ParseJSON: %v; skipping: %v; Valid: %v", b, err, skipErr, Valid(b, DefaultLimits))
+		}
+		if err != nil && strings.Contains(err.Error(), "duplicate key") && err.Error() != skipErr.Error() {
+			t.Fatalf("%q: ParseJSON: %v; skipping: %v", b, err, skipErr)
+		}
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"strconv"
@@ -105,6 +106,7 @@ type jsonParser struct {
 	lineStart int
 	arena     *Arena
 	fields    []Field  // fields of the objects being read, innermost last
+	skipVals  []string // the values of escaped keys in skipped objects (skipKey)
 	items     []*Node  // items of the arrays being read, innermost last
 	skip      Skip     // values not to build
 	path      []string // keys from the root to the current object (with skip)
@@ -164,6 +166,11 @@ func Valid(b []byte, lim Limits) bool {
 }
 
 func (p *jsonParser) errf(format string, args ...any) error {
+	if p.doc == &scanDoc {
+		// ScanRow's errors only mean "the slow path", and its Doc is
+		// shared by every goroutine: LineCol would build its line table.
+		return errScan
+	}
 	line, col := p.doc.LineCol(p.pos)
 	return &SyntaxError{File: p.doc.File, Line: line + p.doc.LineBase, Col: col, Msg: sprintf(format, args...)}
 }
@@ -547,59 +554,103 @@ func hex4(s []byte, i int) (rune, bool) {
 	return rune(v), err == nil
 }
 
+// skippedKey is a key of an object being skipped: its text between the
+// quotes, src[start:end], and, when it has an escape, its value's index
+// in skipVals (val), or -1.
+type skippedKey struct{ start, end, val int }
+
+// text is the key's value.
+func (p *jsonParser) text(k *skippedKey) string {
+	if k.val >= 0 {
+		return p.skipVals[k.val]
+	}
+	return string(p.src[k.start:k.end])
+}
+
+// skipKey adds the key that ends at p.pos (its closing quote read), which
+// began at start, to the keys of the object being skipped, failing on a
+// duplicate as object does: Flow (serde) refuses one in any part of a
+// spec, skipped or not. Keys are compared by their bytes, one by one up
+// to smallObject of them and then through a map, and by value when
+// either has an escape.
+func (p *jsonParser) skipKey(keys []skippedKey, start int, index *map[string]int) ([]skippedKey, error) {
+	k := skippedKey{start: start + 1, end: p.pos - 1, val: -1}
+	raw := p.src[k.start:k.end]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		end := p.pos
+		p.pos = start
+		v, err := p.str()
+		if err != nil {
+			return keys, err
+		}
+		p.pos = end
+		k.val = len(p.skipVals)
+		p.skipVals = append(p.skipVals, v)
+	}
+	if *index == nil && len(keys) > smallObject {
+		*index = make(map[string]int, 2*len(keys))
+		for i := range keys {
+			(*index)[p.text(&keys[i])] = i
+		}
+	}
+	first := -1
+	if *index != nil {
+		if i, ok := (*index)[p.text(&k)]; ok {
+			first = i
+		} else {
+			(*index)[p.text(&k)] = len(keys)
+		}
+	} else {
+		for i := range keys {
+			o := &keys[i]
+			if o.val < 0 && k.val < 0 {
+				if o.end-o.start == len(raw) && bytes.Equal(p.src[o.start:o.end], raw) {
+					first = i
+					break
+				}
+			} else if p.text(o) == p.text(&k) {
+				first = i
+				break
+			}
+		}
+	}
+	if first >= 0 {
+		p.pos = start
+		if p.doc == &scanDoc {
+			return keys, errScan
+		}
+		line, _ := p.doc.LineCol(keys[first].start - 1)
+		return keys, p.errf("duplicate key %q (first at line %d)", p.text(&k), line+p.doc.LineBase)
+	}
+	return append(keys, k), nil
+}
+
 // skipValue checks the value at p.pos as strictly as value does, without
-// building nodes (duplicate keys are not looked for).
+// building nodes, duplicate keys included.
 func (p *jsonParser) skipValue(depth int) error {
 	if p.pos >= len(p.src) {
 		return p.errf("unexpected end of input, expected a value")
 	}
 	switch c := p.src[p.pos]; {
-	case c == '{' || c == '[':
-		close := byte('}')
-		if c == '[' {
-			close = ']'
-		}
+	case c == '{':
+		return p.skipObject(depth)
+	case c == '[':
 		if p.lim.MaxDepth > 0 && depth+1 > p.lim.MaxDepth {
 			return p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
 		}
 		p.pos++
 		p.ws()
-		if p.pos < len(p.src) && p.src[p.pos] == close {
+		if p.pos < len(p.src) && p.src[p.pos] == ']' {
 			p.pos++
 			return nil
 		}
 		for {
-			if c == '{' {
-				if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-					return p.errf("unexpected %s, expected a string key", p.what())
-				}
-				if err := p.skipString(); err != nil {
-					return err
-				}
-				p.ws()
-				if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-					return p.errf("unexpected %s, expected ':'", p.what())
-				}
-				p.pos++
-				p.ws()
-			}
 			if err := p.skipValue(depth + 1); err != nil {
 				return err
 			}
-			p.ws()
-			if p.pos >= len(p.src) {
-				return p.errf("unexpected end of input, expected ',' or '%c'", close)
+			if done, err := p.next(']'); done || err != nil {
+				return err
 			}
-			if p.src[p.pos] == ',' {
-				p.pos++
-				p.ws()
-				continue
-			}
-			if p.src[p.pos] == close {
-				p.pos++
-				return nil
-			}
-			return p.errf("unexpected %s, expected ',' or '%c'", p.what(), close)
 		}
 	case c == '"':
 		return p.skipString()
@@ -615,6 +666,104 @@ func (p *jsonParser) skipValue(depth int) error {
 		return p.errf("invalid literal, expected true, false or null")
 	}
 	return p.errf("unexpected %s, expected a value", p.what())
+}
+
+// skipObject is skipValue for an object. Most skipped objects have one
+// key ({"table": ...}, {"recommended": true}), which has nothing to be
+// compared with; the keys of a longer one are kept by skipObjectRest.
+func (p *jsonParser) skipObject(depth int) error {
+	if p.lim.MaxDepth > 0 && depth+1 > p.lim.MaxDepth {
+		return p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
+	}
+	p.pos++
+	p.ws()
+	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+		p.pos++
+		return nil
+	}
+	first := p.pos
+	if err := p.skipMember(depth); err != nil {
+		return err
+	}
+	if done, err := p.next('}'); done || err != nil {
+		return err
+	}
+	return p.skipObjectRest(depth, first)
+}
+
+// skipMember skips a key, its ':' and its value.
+func (p *jsonParser) skipMember(depth int) error {
+	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		return p.errf("unexpected %s, expected a string key", p.what())
+	}
+	if err := p.skipString(); err != nil {
+		return err
+	}
+	p.ws()
+	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		return p.errf("unexpected %s, expected ':'", p.what())
+	}
+	p.pos++
+	p.ws()
+	return p.skipValue(depth + 1)
+}
+
+// skipObjectRest skips the members of an object after its first, whose
+// key began at first. The keys are kept in an array on its own frame, so
+// that skipping does not allocate for an object of up to eight keys.
+func (p *jsonParser) skipObjectRest(depth, first int) error {
+	var buf [8]skippedKey
+	keys := buf[:0]
+	var index map[string]int
+	end := p.pos
+	p.pos = first
+	p.skipString()                           // read once already, without error
+	keys, _ = p.skipKey(keys, first, &index) // the first key: no duplicate
+	p.pos = end
+	for {
+		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+			return p.errf("unexpected %s, expected a string key", p.what())
+		}
+		start := p.pos
+		if err := p.skipString(); err != nil {
+			return err
+		}
+		var err error
+		if keys, err = p.skipKey(keys, start, &index); err != nil {
+			return err
+		}
+		p.ws()
+		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+			return p.errf("unexpected %s, expected ':'", p.what())
+		}
+		p.pos++
+		p.ws()
+		if err := p.skipValue(depth + 1); err != nil {
+			return err
+		}
+		if done, err := p.next('}'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// next reads what follows a member or an item of a skipped object or
+// array: a ',' (and the blanks after it), or its close, which ends it.
+func (p *jsonParser) next(close byte) (done bool, err error) {
+	p.ws()
+	if p.pos >= len(p.src) {
+		return true, p.errf("unexpected end of input, expected ',' or '%c'", close)
+	}
+	if p.src[p.pos] == ',' {
+		p.pos++
+		p.ws()
+		return false, nil
+	}
+	if p.src[p.pos] == close {
+		p.pos++
+		return true, nil
+	}
+	return true, p.errf("unexpected %s, expected ',' or '%c'", p.what(), close)
 }
 
 // plainByte marks the bytes a JSON string holds as they are: printable

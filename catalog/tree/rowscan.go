@@ -2,6 +2,7 @@ package tree
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 )
 
@@ -92,7 +93,10 @@ func scanRow(src []byte, lim Limits, configKeys []string, key []byte, offs []int
 	return RowShape{Name: s.name, SpecType: s.specType, Image: s.image, Key: s.key, Model: s.model, At: s.at}, true
 }
 
-var scanDoc Doc // errors are never formatted: any error means "slow path"
+var scanDoc Doc // errors are never formatted (errScan): any error means "slow path"
+
+// errScan is every error of a parser on scanDoc.
+var errScan = errors.New("not a plain row")
 
 type rowScanner struct {
 	p    jsonParser
