@@ -567,23 +567,23 @@ func (p *jsonParser) text(k *skippedKey) string {
 	return string(p.src[k.start:k.end])
 }
 
-// skipKey adds the key that ends at p.pos (its closing quote read), which
-// began at start, to the keys of the object being skipped, failing on a
+// skipKey adds the key src[start:end] (quotes included) to the keys of
+// the object being skipped, failing on a
 // duplicate as object does: Flow (serde) refuses one in any part of a
 // spec, skipped or not. Keys are compared by their bytes, one by one up
 // to smallObject of them and then through a map, and by value when
 // either has an escape.
-func (p *jsonParser) skipKey(keys []skippedKey, start int, index *map[string]int) ([]skippedKey, error) {
-	k := skippedKey{start: start + 1, end: p.pos - 1, val: -1}
+func (p *jsonParser) skipKey(keys []skippedKey, start, end int, index *map[string]int) ([]skippedKey, error) {
+	k := skippedKey{start: start + 1, end: end - 1, val: -1}
 	raw := p.src[k.start:k.end]
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		end := p.pos
+		pos := p.pos
 		p.pos = start
 		v, err := p.str()
+		p.pos = pos
 		if err != nil {
-			return keys, err
+			return keys, err // not met: skipString has read the key
 		}
-		p.pos = end
 		k.val = len(p.skipVals)
 		p.skipVals = append(p.skipVals, v)
 	}
@@ -632,26 +632,8 @@ func (p *jsonParser) skipValue(depth int) error {
 		return p.errf("unexpected end of input, expected a value")
 	}
 	switch c := p.src[p.pos]; {
-	case c == '{':
-		return p.skipObject(depth)
-	case c == '[':
-		if p.lim.MaxDepth > 0 && depth+1 > p.lim.MaxDepth {
-			return p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
-		}
-		p.pos++
-		p.ws()
-		if p.pos < len(p.src) && p.src[p.pos] == ']' {
-			p.pos++
-			return nil
-		}
-		for {
-			if err := p.skipValue(depth + 1); err != nil {
-				return err
-			}
-			if done, err := p.next(']'); done || err != nil {
-				return err
-			}
-		}
+	case c == '{' || c == '[':
+		return p.skipComposite(depth, c)
 	case c == '"':
 		return p.skipString()
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -668,102 +650,74 @@ func (p *jsonParser) skipValue(depth int) error {
 	return p.errf("unexpected %s, expected a value", p.what())
 }
 
-// skipObject is skipValue for an object. Most skipped objects have one
-// key ({"table": ...}, {"recommended": true}), which has nothing to be
-// compared with; the keys of a longer one are kept by skipObjectRest.
-func (p *jsonParser) skipObject(depth int) error {
+// skipComposite is skipValue for an object or an array (c, its opening).
+// An object's keys are kept in an array on this frame, so that skipping
+// does not allocate for an object of up to eight keys; most skipped
+// objects have one ({"table": ...}, {"recommended": true}), which has
+// nothing to be compared with, so the keys are noted from the second on.
+func (p *jsonParser) skipComposite(depth int, c byte) error {
+	close := byte('}')
+	if c == '[' {
+		close = ']'
+	}
 	if p.lim.MaxDepth > 0 && depth+1 > p.lim.MaxDepth {
 		return p.errf("nesting deeper than %d levels", p.lim.MaxDepth)
 	}
 	p.pos++
 	p.ws()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
+	if p.pos < len(p.src) && p.src[p.pos] == close {
 		p.pos++
 		return nil
 	}
-	first := p.pos
-	if err := p.skipMember(depth); err != nil {
-		return err
-	}
-	if done, err := p.next('}'); done || err != nil {
-		return err
-	}
-	return p.skipObjectRest(depth, first)
-}
-
-// skipMember skips a key, its ':' and its value.
-func (p *jsonParser) skipMember(depth int) error {
-	if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-		return p.errf("unexpected %s, expected a string key", p.what())
-	}
-	if err := p.skipString(); err != nil {
-		return err
-	}
-	p.ws()
-	if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-		return p.errf("unexpected %s, expected ':'", p.what())
-	}
-	p.pos++
-	p.ws()
-	return p.skipValue(depth + 1)
-}
-
-// skipObjectRest skips the members of an object after its first, whose
-// key began at first. The keys are kept in an array on its own frame, so
-// that skipping does not allocate for an object of up to eight keys.
-func (p *jsonParser) skipObjectRest(depth, first int) error {
 	var buf [8]skippedKey
 	keys := buf[:0]
 	var index map[string]int
-	end := p.pos
-	p.pos = first
-	p.skipString()                           // read once already, without error
-	keys, _ = p.skipKey(keys, first, &index) // the first key: no duplicate
-	p.pos = end
+	firstStart, firstEnd := -1, -1
 	for {
-		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return p.errf("unexpected %s, expected a string key", p.what())
+		if c == '{' {
+			if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+				return p.errf("unexpected %s, expected a string key", p.what())
+			}
+			start := p.pos
+			if err := p.skipString(); err != nil {
+				return err
+			}
+			if firstStart < 0 {
+				firstStart, firstEnd = start, p.pos
+			} else {
+				if len(keys) == 0 {
+					keys, _ = p.skipKey(keys, firstStart, firstEnd, &index) // the first: no duplicate
+				}
+				var err error
+				if keys, err = p.skipKey(keys, start, p.pos, &index); err != nil {
+					return err
+				}
+			}
+			p.ws()
+			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+				return p.errf("unexpected %s, expected ':'", p.what())
+			}
+			p.pos++
+			p.ws()
 		}
-		start := p.pos
-		if err := p.skipString(); err != nil {
-			return err
-		}
-		var err error
-		if keys, err = p.skipKey(keys, start, &index); err != nil {
-			return err
-		}
-		p.ws()
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return p.errf("unexpected %s, expected ':'", p.what())
-		}
-		p.pos++
-		p.ws()
 		if err := p.skipValue(depth + 1); err != nil {
 			return err
 		}
-		if done, err := p.next('}'); done || err != nil {
-			return err
-		}
-	}
-}
-
-// next reads what follows a member or an item of a skipped object or
-// array: a ',' (and the blanks after it), or its close, which ends it.
-func (p *jsonParser) next(close byte) (done bool, err error) {
-	p.ws()
-	if p.pos >= len(p.src) {
-		return true, p.errf("unexpected end of input, expected ',' or '%c'", close)
-	}
-	if p.src[p.pos] == ',' {
-		p.pos++
 		p.ws()
-		return false, nil
+		if p.pos >= len(p.src) {
+			return p.errf("unexpected end of input, expected ',' or '%c'", close)
+		}
+		if p.src[p.pos] == ',' {
+			p.pos++
+			p.ws()
+			continue
+		}
+		if p.src[p.pos] == close {
+			p.pos++
+			return nil
+		}
+		return p.errf("unexpected %s, expected ',' or '%c'", p.what(), close)
 	}
-	if p.src[p.pos] == close {
-		p.pos++
-		return true, nil
-	}
-	return true, p.errf("unexpected %s, expected ',' or '%c'", p.what(), close)
 }
 
 // plainByte marks the bytes a JSON string holds as they are: printable
