@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,8 +171,8 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 				str = -1
 			case c == '-' || c >= '0' && c <= '9':
 				n := numberLen(src[i:])
-				if outOfRange(src[i : i+n]) {
-					return b, fmt.Errorf("the spec has the number %.40s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", string(src[i:i+n])) // a copy: src does not escape
+				if out, m := outOfRange(src[i : i+n]); out {
+					return b, fmt.Errorf("the spec has the number %s, beyond a 64-bit float's range, which YAML readers take for a string or infinity (and Flow refuses)", shortNumber(src[i:i+n], m))
 				}
 				b = appendNumber(b, src[i:i+n])
 				str = -1
@@ -239,31 +240,100 @@ func yamlFlow(b, src []byte) ([]byte, error) {
 	return b, nil
 }
 
-// outOfRange reports whether a JSON number is beyond a float64's range
-// (over 1.8e308 in magnitude). Only a number whose integer digits and
-// positive exponent add up to 300 or more can be, and only such a one is
-// parsed (which allocates).
-func outOfRange(num []byte) bool {
+// outOfRange reports whether a JSON number is beyond a float64's range:
+// whether its magnitude is at least 2^1024 - 2^970, which rounds to
+// infinity. It reads the digits exactly, as serde_yaml's and PyYAML's
+// float parsers do, not with strconv.ParseFloat, which misreads some
+// numbers of over 800 digits or an exponent past 10,000 ("1" and 891
+// zeros "e-491", 1e400, reads as 1e308). m is the number's decimal
+// magnitude (it is at least 10^m and under 10^(m+1)), for messages.
+func outOfRange(num []byte) (out bool, m int) {
 	mant, exp := num, 0
 	if e := bytes.IndexAny(num, "eE"); e >= 0 {
 		mant = num[:e]
-		if e+1 < len(num) && num[e+1] != '-' {
-			for _, c := range num[e+1:] {
-				if c >= '0' && c <= '9' {
-					exp = min(exp*10+int(c-'0'), 1<<20)
-				}
+		neg := false
+		for _, c := range num[e+1:] {
+			switch {
+			case c == '-':
+				neg = true
+			case c >= '0' && c <= '9':
+				exp = min(exp*10+int(c-'0'), 1<<40) // saturates: far past either end
 			}
 		}
+		if neg {
+			exp = -exp
+		}
 	}
-	whole := bytes.IndexByte(mant, '.')
-	if whole < 0 {
-		whole = len(mant)
+	// The mantissa's digits: how many are whole, and which is the first
+	// that is not zero.
+	whole, first, n := 0, -1, 0
+	point := false
+	for _, c := range mant {
+		switch {
+		case c == '.':
+			point = true
+		case c >= '0' && c <= '9':
+			if !point {
+				whole++
+			}
+			if c != '0' && first < 0 {
+				first = n
+			}
+			n++
+		}
 	}
-	if whole+exp < 300 {
-		return false
+	if first < 0 {
+		return false, 0 // zero
 	}
-	_, err := strconv.ParseFloat(string(num), 64)
-	return errors.Is(err, strconv.ErrRange)
+	m = whole - 1 - first + exp
+	switch {
+	case m > 308:
+		return true, m
+	case m < 308:
+		return false, m
+	}
+	// 10^308 <= |num| < 10^309: compare its first 309 significant digits
+	// with the threshold's; equal, then with any digit after them or none
+	// (a tie, which rounds to even: infinity), it is at least the threshold.
+	i, n := 0, 0
+	for _, c := range mant {
+		if c < '0' || c > '9' {
+			continue
+		}
+		if n++; n <= first {
+			continue // the zeros before the first significant digit
+		}
+		if i == len(float64Overflow) {
+			return true, m
+		}
+		if c != float64Overflow[i] {
+			return c > float64Overflow[i], m
+		}
+		i++
+	}
+	for ; i < len(float64Overflow); i++ {
+		if float64Overflow[i] != '0' {
+			return false, m // the digits ran out below it
+		}
+	}
+	return true, m
+}
+
+// float64Overflow is 2^1024 - 2^970 in decimal (309 digits): the least
+// magnitude that rounds to infinity as a float64.
+var float64Overflow = func() string {
+	t := new(big.Int).Lsh(big.NewInt(1), 1024)
+	return t.Sub(t, new(big.Int).Lsh(big.NewInt(1), 970)).String()
+}()
+
+// shortNumber is a number for a message: as it is when short, else its
+// first and last digits around an ellipsis, and its magnitude.
+func shortNumber(num []byte, m int) string {
+	s := string(num) // a copy: the spec does not escape
+	if len(s) <= 40 {
+		return s
+	}
+	return s[:20] + "…" + s[len(s)-12:] + " (about 1e" + strconv.Itoa(m) + ")"
 }
 
 // numberLen is the length of the JSON number (or what stands for one) at

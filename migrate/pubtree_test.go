@@ -3,13 +3,12 @@ package migrate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -87,10 +86,8 @@ func yamlEquivalent(t testing.TB, name string, spec []byte) {
 		if bytes.Contains(spec, []byte(`\u`)) && strings.Contains(err.Error(), "lone UTF-16 surrogate") {
 			return
 		}
-		// encoding/json, like serde_json, refuses a number a float64
-		// cannot hold.
-		var v any
-		if strings.Contains(err.Error(), "beyond a 64-bit float's range") && json.Unmarshal(spec, &v) != nil {
+		// A number a float64 cannot hold, read exactly (math/big).
+		if strings.Contains(err.Error(), "beyond a 64-bit float's range") && hasHugeNumber(spec) {
 			return
 		}
 		t.Fatal(err)
@@ -150,6 +147,12 @@ func TestSpecSourceReadsAsTheSpec(t *testing.T) {
 			t.Errorf("SpecSource(%s) = %q, %v; want the range error", spec, src, err)
 		}
 	}
+	// A long number is shown cut, with its magnitude, not cut to look
+	// like a smaller one.
+	_, err := SpecSource("acmeCo/x", []byte(`{"a":1`+strings.Repeat("0", 891)+`e-491}`))
+	if want := "the spec has the number 10000000000000000000…0000000e-491 (about 1e400), beyond"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("SpecSource(1e400 in 897 bytes) = %v, want %s", err, want)
+	}
 	if _, err := SpecSource("acmeCo/x", []byte(`{"a":"\ud800x"}`)); err == nil {
 		t.Error("a lone surrogate escape was written")
 	}
@@ -160,19 +163,66 @@ func TestSpecSourceReadsAsTheSpec(t *testing.T) {
 	yamlEquivalent(t, "ünï/名前", []byte(`{}`))
 }
 
-// outOfRange agrees with strconv.ParseFloat, which it asks only about
-// numbers that may overflow.
-func TestOutOfRange(t *testing.T) {
-	for _, num := range []string{
-		"0", "-0", "1", "1.5", "1e5", "1.5E+2", "-2E-3", "1e-400", "1e307", "1e308", "1e309", "1e700", "-1E+400",
-		"0.0000001e400", "0.1e309", "123.456e306", "123.456e305", "1.7976931348623157e308", "1.7976931348623159e308",
-		"1" + strings.Repeat("0", 298), "1" + strings.Repeat("0", 308), "1" + strings.Repeat("0", 309), "-1" + strings.Repeat("0", 309),
-		"1" + strings.Repeat("0", 309) + "e-10", "1" + strings.Repeat("0", 309) + ".5e-2", "1e00000000000000000000000309", "1e99999999999999999999",
-	} {
-		_, err := strconv.ParseFloat(num, 64)
-		if want := errors.Is(err, strconv.ErrRange); outOfRange([]byte(num)) != want {
-			t.Errorf("outOfRange(%.30s) = %v, want %v", num, !want, want)
+// hasHugeNumber reports whether a JSON text has a number bigOutOfRange.
+func hasHugeNumber(spec []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(spec))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return false
 		}
+		if n, ok := tok.(json.Number); ok && bigOutOfRange(string(n)) {
+			return true
+		}
+	}
+}
+
+// bigOutOfRange is outOfRange by math/big: whether num's magnitude,
+// exactly, is at least 2^1024 - 2^970, which rounds to infinity.
+func bigOutOfRange(num string) bool {
+	f, _, err := big.ParseFloat(num, 10, 4096, big.ToNearestEven)
+	if err != nil {
+		// An exponent past big.Float's range: past one end or the other.
+		e := strings.IndexAny(num, "eE")
+		return e >= 0 && !strings.HasPrefix(num[e+1:], "-") && strings.Trim(num[:e], "-0.") != ""
+	}
+	limit := new(big.Float).SetInt(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 1024), new(big.Int).Lsh(big.NewInt(1), 970)))
+	return f.Abs(f).Cmp(limit) >= 0
+}
+
+// outOfRange reads numbers exactly: it agrees with math/big, also where
+// strconv.ParseFloat misreads (over 800 digits, exponents past 10,000;
+// a hostile test's "1" and 891 zeros "e-491" read as 1e308).
+func TestOutOfRange(t *testing.T) {
+	limit := "17976931348623158079372897140530341507993413271003782693617377898044496184902" // the threshold's first digits
+	nines := strings.Repeat("9", 309)
+	for _, num := range []string{
+		"0", "-0", "0.0", "0e999", "-0e400", "1", "1.5", "1e5", "1.5E+2", "-2E-3", "1e-400", "1e307", "1e308", "1e309", "1e700", "-1E+400",
+		"0.0000001e400", "0.1e309", "0.1e310", "123.456e306", "123.456e305", "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308",
+		"1" + strings.Repeat("0", 298), "1" + strings.Repeat("0", 308), "1" + strings.Repeat("0", 309), "-1" + strings.Repeat("0", 309), nines, "-" + nines,
+		"1" + strings.Repeat("0", 309) + "e-10", "1" + strings.Repeat("0", 309) + ".5e-2", "1e00000000000000000000000309", "1e99999999999999999999", "1e-99999999999999999999",
+		"1" + strings.Repeat("0", 891) + "e-491", "1" + strings.Repeat("0", 890) + "e-490", "-1" + strings.Repeat("0", 1000) + "e-600", "1" + strings.Repeat("0", 891) + "e-800",
+		"0." + strings.Repeat("0", 99600) + "1e100400", "0." + strings.Repeat("0", 99600) + "1e99000",
+		limit[:1] + "." + limit[1:] + "e308", limit[:1] + "." + limit[1:] + "0000e308", limit[:1] + "." + limit[1:len(limit)-1] + "e308",
+		"0.0" + limit + "e310", limit + strings.Repeat("0", 309-len(limit)), limit + strings.Repeat("0", 309-len(limit)) + ".0000001",
+	} {
+		want := bigOutOfRange(num)
+		if got, _ := outOfRange([]byte(num)); got != want {
+			t.Errorf("outOfRange(%.40s… %d bytes) = %v, want %v", num, len(num), got, want)
+		}
+	}
+	// The exact threshold, and one below it.
+	exact := float64Overflow
+	if got, _ := outOfRange([]byte(exact)); !got {
+		t.Error("2^1024 - 2^970 is in range: it rounds to infinity (a tie, to even)")
+	}
+	below := exact[:len(exact)-1] + string(exact[len(exact)-1]-1)
+	if got, _ := outOfRange([]byte(below)); got {
+		t.Error("2^1024 - 2^970 - 1 is out of range")
+	}
+	if got, _ := outOfRange([]byte(below + ".99999")); got {
+		t.Error("2^1024 - 2^970 - 0.00001 is out of range")
 	}
 }
 
