@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,7 +130,7 @@ func TestGroupsAndOldestTag(t *testing.T) {
 
 func TestCSVAndMarkdownEscaping(t *testing.T) {
 	var b bytes.Buffer
-	w, _ := NewWriter("csv", &b)
+	w, _ := NewWriter("csv", &b, io.Discard)
 	w.Row(&Row{Task: "=HYPERLINK(\"x\")", Image: "img", Reason: "a, \"quoted\"\nline", Status: "ready"})
 	w.End(&Totals{})
 	// Quotes are RFC 4180's; a newline or another control character is
@@ -187,7 +188,7 @@ func shapeCacheChangesNothing(t *testing.T, path string) {
 	for _, format := range Formats {
 		run := func(noCache bool) string {
 			var out bytes.Buffer
-			w, _ := NewWriter(format, &out)
+			w, _ := NewWriter(format, &out, io.Discard)
 			c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, NoCache: noCache}
 			tot, err := c.Run(inputs, catalog.DefaultOptions(), w)
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func FuzzCensusWriters(f *testing.F) {
 			Status: "needs-review", Reason: reason, File: file, Line: 3}
 		for _, format := range Formats {
 			var out bytes.Buffer
-			w, err := NewWriter(format, &out)
+			w, err := NewWriter(format, &out, io.Discard)
 			if err != nil {
 				t.Fatal(err)
 			}

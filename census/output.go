@@ -39,8 +39,9 @@ type Renderer interface {
 // Formats lists the format names.
 var Formats = []string{"table", "wide", "json", "csv", "markdown"}
 
-// NewWriter returns a writer of a format to w.
-func NewWriter(format string, w io.Writer) (Writer, error) {
+// NewWriter returns a writer of a format to w. A format that has no place
+// for unreadable inputs (csv: one row per task) lists them on errw.
+func NewWriter(format string, w, errw io.Writer) (Writer, error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	switch format {
 	case "table":
@@ -50,7 +51,7 @@ func NewWriter(format string, w io.Writer) (Writer, error) {
 	case "json":
 		return &jsonWriter{w: bw}, nil
 	case "csv":
-		return newCSV(bw), nil
+		return newCSV(bw, errw), nil
 	case "markdown":
 		return &markdownWriter{w: bw}, nil
 	}
@@ -121,6 +122,11 @@ func writeUnreadable(w io.Writer, bad []Unreadable, total int) {
 		return
 	}
 	fmt.Fprintf(w, "\nUNREADABLE (%d): counted, not skipped: an unknown is not a zero\n", total)
+	listUnreadable(w, bad, total)
+}
+
+// listUnreadable lists the unreadable inputs kept, of total, a line each.
+func listUnreadable(w io.Writer, bad []Unreadable, total int) {
 	for _, u := range bad {
 		fmt.Fprintf(w, "  %s:%d:%d: %s\n", report.Escape(u.File), u.Line, u.Column, report.Escape(u.Message))
 	}
@@ -285,18 +291,22 @@ func statusCounts(t *Totals) map[string]int {
 	return m
 }
 
-// csv: a header line, then one row per task (RFC 4180).
+// csv: a header line, then one row per task (RFC 4180). Unreadable inputs
+// have no row: they are listed on standard error, so that they are never
+// skipped silently, and the CSV stays one row per task.
 type csvWriter struct {
-	w *bufio.Writer
-	c *csv.Writer
+	errw io.Writer
+	bad  []Unreadable
+	w    *bufio.Writer
+	c    *csv.Writer
 }
 
 var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "disabled", "status", "reason", "file", "line", "crash"}
 
-func newCSV(w *bufio.Writer) *csvWriter {
+func newCSV(w *bufio.Writer, errw io.Writer) *csvWriter {
 	c := csv.NewWriter(w)
 	c.Write(csvHeader)
-	return &csvWriter{w: w, c: c}
+	return &csvWriter{w: w, c: c, errw: errw}
 }
 
 // csvCell neutralises a cell a spreadsheet would read as a formula, and
@@ -314,14 +324,21 @@ func (c *csvWriter) Row(r *Row) {
 		strconv.FormatBool(r.Model), strconv.FormatBool(r.Disabled), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line), r.Crash})
 }
 
-func (c *csvWriter) Unreadable(*Unreadable) {}
+func (c *csvWriter) Unreadable(u *Unreadable) { c.bad = append(c.bad, *u) }
 
-func (c *csvWriter) End(*Totals) error {
+func (c *csvWriter) End(t *Totals) error {
 	c.c.Flush()
 	if err := c.c.Error(); err != nil {
 		return err
 	}
-	return c.w.Flush()
+	if err := c.w.Flush(); err != nil {
+		return err
+	}
+	if t.Unreadable > 0 {
+		fmt.Fprintf(c.errw, "schedtool: census: %d unreadable %s, counted but not rows of the CSV (an unknown is not a zero):\n", t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+		listUnreadable(c.errw, c.bad, t.Unreadable)
+	}
+	return nil
 }
 
 // markdown: a report for a pull request: the summary, then a table per status.

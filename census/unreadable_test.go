@@ -62,9 +62,9 @@ func TestUnreadableRowsCountedNotKept(t *testing.T) {
 // Every format says how many are unreadable and that only the first are listed.
 func TestUnreadableListCapped(t *testing.T) {
 	const n = 250
-	for _, format := range []string{"table", "wide", "markdown", "json"} {
-		var out bytes.Buffer
-		w, _ := NewWriter(format, &out)
+	for _, format := range []string{"table", "wide", "markdown", "json", "csv"} {
+		var out, errb bytes.Buffer
+		w, _ := NewWriter(format, &out, &errb)
 		c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
 		tot, err := c.Run(garbageDump(t, n), catalog.DefaultOptions(), w)
 		if err != nil {
@@ -74,6 +74,19 @@ func TestUnreadableListCapped(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := out.String()
+		if format == "csv" {
+			// The CSV is one row per task; its unreadable inputs are
+			// listed on standard error.
+			if strings.Contains(s, "row does not parse") {
+				t.Errorf("csv: unreadable inputs among the rows:\n%.300s", s)
+			}
+			s = errb.String()
+			if !strings.HasPrefix(s, "schedtool: census: 250 unreadable inputs, counted but not rows of the CSV") {
+				t.Errorf("csv: standard error begins %.100q", s)
+			}
+		} else if errb.Len() > 0 {
+			t.Errorf("%s wrote to standard error: %.100q", format, errb.String())
+		}
 		if got := strings.Count(s, "row does not parse"); got != MaxUnreadableListed {
 			t.Errorf("%s: %d rows listed, want %d", format, got, MaxUnreadableListed)
 		}

@@ -79,7 +79,7 @@ func (o *censusOptions) Complete(args []string) error {
 }
 
 func (o *censusOptions) Validate() error {
-	if _, err := census.NewWriter(o.output, nopWriter{}); err != nil {
+	if _, err := census.NewWriter(o.output, nopWriter{}, nopWriter{}); err != nil {
 		return &usageError{"-o: " + err.Error()}
 	}
 	var err error
@@ -88,7 +88,7 @@ func (o *censusOptions) Validate() error {
 }
 
 func (o *censusOptions) Run() error {
-	w, _ := census.NewWriter(o.output, o.Out)
+	w, _ := census.NewWriter(o.output, o.Out, o.Err)
 	stop := o.progress()
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()
