@@ -219,3 +219,29 @@ func TestScanDumpResultsInFlightBounded(t *testing.T) {
 		})
 	}
 }
+
+// A stored-spec row is known by its keys, also when the dump reader will
+// refuse it (a duplicate key, a row cut short): the rows after it are then
+// still read as rows, not the whole input as one bad catalog source.
+func TestLooksLikeDump(t *testing.T) {
+	for in, want := range map[string]bool{
+		`{"catalog_name":"a/b","spec_type":"materialization","spec":{}}`:    true,
+		`{"spec_type":"materialization"}` + "\n" + `{"catalog_name":"a/b"}`: true,
+		"\xef\xbb\xbf  \n" + `{"catalog_name":"a/b"}`:                       true,
+		`{"catalog_name":"a/b","spec":{"x":1,"x":2}}`:                       true, // a duplicate key
+		`{"catalog_name":"a/b","catalog_name":"c/d"}`:                       true,
+		`{"catalog_name":"a/b","spec":{"endpoint":`:                         true, // cut short
+		`{ "spec_type" : "materialization", "spec": nul`:                    true,
+		`{"materializations":{"a/b":{}}}`:                                   false,
+		"{\n  \"catalog_name\": \"a/b\"\n}":                                 false, // pretty-printed: a catalog source or raw rows decide
+		`{"import":["x.yaml"],"note":"catalog_name"}`:                       false,
+		`{"catalog_names":"a/b"}`:                                           false,
+		`{"catalog_name" "a/b"`:                                             false,
+		`["catalog_name"]`:                                                  false,
+		`materializations: {}`:                                              false,
+	} {
+		if got := looksLikeDump([]byte(in)); got != want {
+			t.Errorf("looksLikeDump(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package catalog
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -223,6 +224,11 @@ func dropBOM(br *bufio.Reader) *bufio.Reader {
 	return br
 }
 
+// looksLikeDump reports whether b begins with a stored-spec row: a line
+// holding one JSON object with a catalog_name or spec_type key. The row
+// need not be one the dump reader takes (a duplicate key, a bad value),
+// nor even complete (a row cut short): that is said of it, as a row, and
+// the rows after it are still read.
 func looksLikeDump(b []byte) bool {
 	b = bytes.TrimPrefix(b, bom)
 	line, _, _ := bytes.Cut(bytes.TrimLeft(b, " \t\r\n"), []byte("\n"))
@@ -230,9 +236,22 @@ func looksLikeDump(b []byte) bool {
 	if len(line) == 0 || line[0] != '{' {
 		return false
 	}
-	d, err := tree.ParseJSON("-", line, tree.DefaultLimits)
-	// A row without spec_type is still a row (an unreadable one).
-	return err == nil && (d.Root.Get("spec_type") != nil || d.Root.Get("catalog_name") != nil)
+	// encoding/json takes duplicate keys (the last wins).
+	var row map[string]json.RawMessage
+	if json.Unmarshal(line, &row) == nil {
+		// A row without spec_type is still a row (an unreadable one).
+		_, name := row["catalog_name"]
+		_, typ := row["spec_type"]
+		return name || typ
+	}
+	// Not JSON: a row if it begins as one does.
+	rest := bytes.TrimLeft(line[1:], " \t")
+	for _, key := range []string{`"catalog_name"`, `"spec_type"`} {
+		if k, ok := bytes.CutPrefix(rest, []byte(key)); ok {
+			return bytes.HasPrefix(bytes.TrimLeft(k, " \t"), []byte(":"))
+		}
+	}
+	return false
 }
 
 func describeErr(err error) string {

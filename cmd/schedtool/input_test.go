@@ -133,6 +133,10 @@ func TestRemovalGateOnNothing(t *testing.T) {
 		{"spec_type missing, materialization inside", "", `{"catalog_name":"acmeCo/m","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"note":"materialization"}}}}}` + "\n", []string{"census", "--fail-if-remaining", "d.ndjson"}, 2, "row has no spec_type"},
 		{"spec_type missing on stdin", `{"catalog_name":"acmeCo/m","spec":{}}` + "\n" + `{"catalog_name":"acmeCo/x","spec_type":"capture","spec":{}}` + "\n", "", []string{"census", "--fail-if-remaining", "-"}, 2, "row has no spec_type"},
 		{"only collections: nothing remains", "", coll, []string{"census", "--fail-if-remaining", "d.ndjson"}, 0, "0 tasks"},
+		// A first row the dump reader refuses still makes the input a
+		// dump: it is one unreadable row, and the next row is read.
+		{"first row on stdin with a duplicate key", `{"catalog_name":"acmeCo/m","spec_type":"materialization","spec":{"bindings":[{"source":"a","source":"b"}]}}` + "\n" + `{"catalog_name":"acmeCo/x","spec_type":"materialization","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}` + "\n", "", []string{"census", "--fail-if-remaining", "-"}, 2, "1 task on scheduling images, 1 still relying on connector-side pacing, 1 unreadable input"},
+		{"first row on stdin cut short", `{"catalog_name":"acmeCo/m","spec_type":"materialization","spec":{"endp` + "\n" + `{"catalog_name":"acmeCo/x","spec_type":"materialization","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}` + "\n", "", []string{"validate", "-"}, 2, "<stdin>:1:71: error parse-error: row does not parse: unexpected end of input in a string\n1 error, 0 warnings, 0 infos in 1 materialization from 1 file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
