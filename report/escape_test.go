@@ -32,6 +32,11 @@ func TestSARIFURI(t *testing.T) {
 		{"odd dir #1/a?b%c.yaml", "odd%20dir%20%231/a%3Fb%25c.yaml"},
 		{"c:/x.yaml", "c%3A/x.yaml"},
 		{"é.yaml", "%C3%A9.yaml"},
+		{"/tmp/flow.yaml", "/tmp/flow.yaml"},
+		// Not a network-path reference (a fuzz run's "// " was "//%20").
+		{"//tmp/flow.yaml", "/tmp/flow.yaml"},
+		{"/// ", "/%20"},
+		{"a//b.yaml", "a//b.yaml"},
 	} {
 		if got := sarifURI(tc.in); got != tc.want {
 			t.Errorf("sarifURI(%q) = %q, want %q", tc.in, got, tc.want)

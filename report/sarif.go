@@ -147,9 +147,14 @@ func (s *SARIF) End(finding.Summary) error {
 // sarifURI percent-encodes a path into a relative URI reference: every
 // byte but the unreserved characters and "/" is written %XX, so a name
 // with a space, "#", "?", "%", ":" or a non-ASCII letter is still a valid
-// URI (SARIF section 3.10) that resolves to the same file.
+// URI (SARIF section 3.10) that resolves to the same file. Leading
+// slashes are made one: "//host/x" would be a network-path reference,
+// naming host "host" (Linux reads a path's leading "//" as "/").
 func sarifURI(p string) string {
 	const hex = "0123456789ABCDEF"
+	if strings.HasPrefix(p, "//") {
+		p = "/" + strings.TrimLeft(p, "/")
+	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
