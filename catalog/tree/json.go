@@ -165,6 +165,16 @@ func Valid(b []byte, lim Limits) bool {
 	return p.pos == len(b)
 }
 
+// dupErr is the error for a duplicate key at p.pos, whose first
+// occurrence is at offset first.
+func (p *jsonParser) dupErr(key string, first int) error {
+	if p.doc == &scanDoc {
+		return errScan // no line table for the scanner's shared Doc
+	}
+	line, _ := p.doc.LineCol(first)
+	return p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
+}
+
 func (p *jsonParser) errf(format string, args ...any) error {
 	if p.doc == &scanDoc {
 		// ScanRow's errors only mean "the slow path", and its Doc is
@@ -311,8 +321,7 @@ func (p *jsonParser) object(parent *Node, key string, depth int) (*Node, error) 
 		first := keys.find(p.fields[mark:], key, &p.compares)
 		if first >= 0 {
 			p.pos = keyOff
-			line, _ := p.doc.LineCol(p.fields[mark+first].KeyOffset)
-			return nil, p.errf("duplicate key %q (first at line %d)", key, line+p.doc.LineBase)
+			return nil, p.dupErr(key, p.fields[mark+first].KeyOffset)
 		}
 		p.ws()
 		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
@@ -616,11 +625,7 @@ func (p *jsonParser) skipKey(keys []skippedKey, start, end int, index *map[strin
 	}
 	if first >= 0 {
 		p.pos = start
-		if p.doc == &scanDoc {
-			return keys, errScan
-		}
-		line, _ := p.doc.LineCol(keys[first].start - 1)
-		return keys, p.errf("duplicate key %q (first at line %d)", p.text(&k), line+p.doc.LineBase)
+		return keys, p.dupErr(p.text(&k), keys[first].start-1)
 	}
 	return append(keys, k), nil
 }
