@@ -6,7 +6,6 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/catalog/edit"
-	"schedtool/catalog/tree"
 	"schedtool/finding"
 	"schedtool/plan"
 )
@@ -78,19 +77,10 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 				out.Refused = "row cannot be edited safely: " + editMsg(err)
 				review(&d, "the "+out.Refused)
 			} else if len(res.Edits) > 0 {
-				// The reader skips the parts of a row it does not need
-				// (bindings), duplicate keys and all; a row that changes
-				// is read whole once here, so that none goes out that a
-				// strict reader refuses.
-				if _, err := tree.ParseJSON("row", res.New, opts.Limits); err != nil {
-					out.Refused = "row cannot be edited safely: it does not parse as strict JSON: " + err.Error()
-					review(&d, "the "+out.Refused)
-				} else {
-					out.Old = append([]byte(nil), m.Source.Src...)
-					out.New = res.New
-					// Every edit is inside the spec: it grew by what the row grew.
-					out.Spec = res.New[m.Spec.Offset : m.Spec.End+len(res.New)-len(m.Source.Src)]
-				}
+				out.Old = append([]byte(nil), m.Source.Src...)
+				out.New = res.New
+				// Every edit is inside the spec: it grew by what the row grew.
+				out.Spec = res.New[m.Spec.Offset : m.Spec.End+len(res.New)-len(m.Source.Src)]
 			}
 		}
 		t := mg.task(m, d)
