@@ -710,7 +710,7 @@ func HoldDB(inputs []Input) (release func(), err error) {
 		}
 		if OpenDB == nil {
 			release()
-			return func() {}, &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
+			return func() {}, noDB(in)
 		}
 		f, err := holdRows(in)
 		if err != nil {
@@ -740,9 +740,20 @@ func holdRows(in *Input) (*os.File, error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+		return nil, dbError(in, err)
 	}
 	return f, nil
+}
+
+// dbError is a failed read of a database input, without its password:
+// what was read of it is incomplete.
+func dbError(in *Input, err error) error {
+	return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+}
+
+// noDB is the error for a database input in a build without OpenDB.
+func noDB(in *Input) error {
+	return &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
 }
 
 // EachDump calls scan with the reader and display name of each input's
@@ -758,13 +769,13 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 				return &UsageError{Msg: in.Dump + ": " + err.Error()}
 			}
 			if err := scan(bufio.NewReaderSize(in.held, 256<<10), in.Dump); err != nil {
-				return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+				return dbError(&in, err)
 			}
 			continue
 		}
 		if in.DB != "" {
 			if OpenDB == nil {
-				return &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
+				return noDB(&in)
 			}
 			rc, err := OpenDB(in.DB, in.Select)
 			if err == nil {
@@ -772,7 +783,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 				rc.Close()
 			}
 			if err != nil {
-				return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+				return dbError(&in, err)
 			}
 			continue
 		}
