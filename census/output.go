@@ -74,13 +74,11 @@ func SummaryLine(t *Totals) string {
 
 // table: the summary and the groups, for a terminal.
 type tableWriter struct {
-	w   *bufio.Writer
-	bad []Unreadable
+	w *bufio.Writer
+	kept
 }
 
-func (t *tableWriter) Row(*Row)                 {}
-func (t *tableWriter) Unreadable(u *Unreadable) { t.bad = append(t.bad, *u) }
-
+func (t *tableWriter) Row(*Row) {}
 func (t *tableWriter) End(tot *Totals) error {
 	writeGroups(t.w, tot)
 	writeUnreadable(t.w, t.bad, tot.Unreadable)
@@ -117,6 +115,12 @@ func writeGroups(w io.Writer, tot *Totals) {
 	tw.Flush()
 }
 
+// kept is a writer's list of the unreadable inputs it is handed (the
+// census hands over the first MaxUnreadableListed).
+type kept struct{ bad []Unreadable }
+
+func (k *kept) Unreadable(u *Unreadable) { k.bad = append(k.bad, *u) }
+
 func writeUnreadable(w io.Writer, bad []Unreadable, total int) {
 	if len(bad) == 0 {
 		return
@@ -137,10 +141,10 @@ func listUnreadable(w io.Writer, bad []Unreadable, total int) {
 
 // wide: one row per task.
 type wideWriter struct {
-	w   *bufio.Writer
-	tw  *tabwriter.Writer
-	n   int
-	bad []Unreadable
+	w  *bufio.Writer
+	tw *tabwriter.Writer
+	n  int
+	kept
 }
 
 func (t *wideWriter) Row(r *Row) {
@@ -173,8 +177,6 @@ func dash(s string) string {
 	return s
 }
 
-func (t *wideWriter) Unreadable(u *Unreadable) { t.bad = append(t.bad, *u) }
-
 func (t *wideWriter) End(tot *Totals) error {
 	t.tw.Flush()
 	if t.n > 0 {
@@ -190,7 +192,7 @@ type jsonWriter struct {
 	w   *bufio.Writer
 	n   int
 	buf []byte
-	bad []Unreadable
+	kept
 }
 
 func (j *jsonWriter) Row(r *Row) {
@@ -251,8 +253,6 @@ func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
 
 func appendJSON(b []byte, s string) []byte { return report.AppendJSONString(b, s) }
 
-func (j *jsonWriter) Unreadable(u *Unreadable) { j.bad = append(j.bad, *u) }
-
 func (j *jsonWriter) End(t *Totals) error {
 	if j.n == 0 {
 		j.w.WriteString(`{"tasks":[`)
@@ -296,9 +296,9 @@ func statusCounts(t *Totals) map[string]int {
 // skipped silently, and the CSV stays one row per task.
 type csvWriter struct {
 	errw io.Writer
-	bad  []Unreadable
-	w    *bufio.Writer
-	c    *csv.Writer
+	kept
+	w *bufio.Writer
+	c *csv.Writer
 }
 
 var csvHeader = []string{"task", "image", "tag", "family", "runtime", "kind", "delay", "model", "disabled", "status", "reason", "file", "line", "crash"}
@@ -324,8 +324,6 @@ func (c *csvWriter) Row(r *Row) {
 		strconv.FormatBool(r.Model), strconv.FormatBool(r.Disabled), r.Status, csvCell(r.Reason), csvCell(r.File), strconv.Itoa(r.Line), r.Crash})
 }
 
-func (c *csvWriter) Unreadable(u *Unreadable) { c.bad = append(c.bad, *u) }
-
 func (c *csvWriter) End(t *Totals) error {
 	c.c.Flush()
 	if err := c.c.Error(); err != nil {
@@ -345,7 +343,7 @@ func (c *csvWriter) End(t *Totals) error {
 type markdownWriter struct {
 	w    *bufio.Writer
 	rows map[string][]Row
-	bad  []Unreadable
+	kept
 }
 
 func (m *markdownWriter) Row(r *Row) {
@@ -354,8 +352,6 @@ func (m *markdownWriter) Row(r *Row) {
 	}
 	m.rows[r.Status] = append(m.rows[r.Status], *r)
 }
-
-func (m *markdownWriter) Unreadable(u *Unreadable) { m.bad = append(m.bad, *u) }
 
 // mdNeutral keeps a cell's text from becoming markup: table pipes, code,
 // HTML, links and images ([, ], !), autolinks (a word joiner, U+2060,
