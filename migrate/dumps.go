@@ -1,0 +1,217 @@
+// The stored-spec step of a run: each dump streamed row by row into a
+// diff, a rows file (--out FILE) or a publishable tree (--out DIR).
+
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/report"
+)
+
+// dumps migrates every dump input as a stream.
+func (r *runner) dumps(inputs []catalog.Input) error {
+	var outFile *Stream
+	var pub *pubTree
+	if r.opts.Mode == OutTree {
+		pub = newPubTree(r.opts.Out)
+		pub.force = r.opts.Force
+		// Names that differ only in case would be one file on macOS or
+		// Windows: found before anything is written, neither is written.
+		names, err := r.candidates(inputs)
+		if err != nil {
+			return err
+		}
+		pub.clash = CaseClashes(names)
+	}
+	if r.opts.Mode == OutFile {
+		var err error
+		if outFile, err = CreateStream(r.opts.Out); err != nil {
+			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+		}
+	}
+	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	// A catalog name is one row of live_specs: a dump holding it twice
+	// (two exports concatenated) would give two migrated rows for one
+	// task. The publishable tree refuses the second when it writes; the
+	// diff and the rows file refuse it here.
+	first := map[string]string{}
+	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+		header := false
+		rows := 0
+		err := r.mg.Dump(rd, name, dopts, func(row Row) {
+			if row.Problem != nil {
+				r.problem(*row.Problem)
+			}
+			if row.Refused != "" {
+				r.sum.Refused++
+				fmt.Fprintf(r.errw, "schedtool: %s:%d: not changed: %s\n", report.Escape(name), row.Line, report.Escape(row.Refused))
+			}
+			if pub != nil && row.New != nil && row.Task != nil {
+				if others := pub.clash[row.Task.Task]; others != nil {
+					t := row.Task
+					t.Action, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = string(plan.Review), caseClashReason(others), nil, "", "", nil, nil, nil
+					r.task(t)
+					return
+				}
+				r.publish(pub, name, row)
+			}
+			if pub == nil && row.New != nil && row.Task != nil {
+				at := fmt.Sprintf("%s:%d", name, row.Line)
+				if prev, dup := first[row.Task.Task]; dup {
+					r.sum.Refused++
+					fmt.Fprintf(r.errw, "schedtool: %s: %s: not changed: the catalog name appears twice (first at %s); a dump holds one row per task\n", report.Escape(at), report.Escape(row.Task.Task), report.Escape(prev))
+					r.task(row.Task)
+					return
+				}
+				first[row.Task.Task] = at
+			}
+			if row.Task != nil {
+				r.task(row.Task)
+			}
+			if row.New == nil {
+				return
+			}
+			rows++
+			r.sum.Rows++
+			switch r.opts.Mode {
+			case DryRun:
+				if r.json != nil {
+					return
+				}
+				if !header {
+					fmt.Fprintf(r.out, "--- a/%s\n+++ b/%s\n", name, name)
+					header = true
+				}
+				fmt.Fprintf(r.out, "@@ -%d +%d @@\n-", row.Line, row.Line)
+				r.out.Write(row.Old)
+				r.out.WriteString("\n+")
+				r.out.Write(row.New)
+				r.out.WriteByte('\n')
+			case OutFile:
+				// A write error sticks to the stream; Commit reports it.
+				outFile.Write(row.New)
+				outFile.Write([]byte{'\n'})
+				r.sum.Written++
+			}
+		})
+		if r.json != nil && rows > 0 && pub == nil {
+			status := "pending"
+			if r.opts.Mode == OutFile {
+				status = "migrated into " + r.opts.Out
+			}
+			r.json.file(name, status, fmt.Sprintf("%d rows", rows))
+		}
+		return err
+	})
+	if pub != nil {
+		if err != nil {
+			// Nothing of a read that failed part way is put in place.
+			if len(pub.staged) > 0 {
+				fmt.Fprintf(r.errw, "schedtool: nothing written under %s: the %d %s staged so far %s removed, since the read failed part way\n", report.Escape(r.opts.Out), len(pub.staged), report.Plural(len(pub.staged), "source", "sources"), report.Plural(len(pub.staged), "was", "were"))
+			}
+			pub.abort()
+		} else {
+			r.commitTree(pub)
+			if sig := Interrupted(); sig != nil {
+				r.stopped = sig
+			}
+		}
+	}
+	if outFile != nil {
+		if err != nil {
+			outFile.Abort()
+			r.sum.Failed++
+			return err
+		}
+		if cerr := outFile.Commit(); cerr != nil {
+			r.sum.Failed++
+			return cerr
+		}
+		written.Add(1)
+		if sig := Interrupted(); sig != nil {
+			r.stopped = sig
+		}
+	}
+	return err
+}
+
+// line is a task in a list of notes: name, disabled, place, reason.
+func (t *Task) line() string {
+	s := report.Escape(t.Task)
+	if t.Disabled {
+		s += " [disabled]"
+	}
+	return fmt.Sprintf("%s (%s:%d): %s", s, report.Escape(t.File), t.Line, report.Escape(t.Reason))
+}
+
+// publish writes a migrated row's spec as its own catalog source under
+// --out DIR; the task then names that file and how to publish it.
+func (r *runner) publish(pub *pubTree, name string, row Row) {
+	t := row.Task
+	t.Files = nil
+	dst, err := pub.add(t.Task, row.Spec)
+	if err != nil {
+		var no *refusal
+		if errors.As(err, &no) {
+			r.sum.Refused++
+		} else {
+			r.sum.Failed++
+		}
+		fmt.Fprintf(r.errw, "schedtool: %s:%d: %s: not written: %s\n", report.Escape(name), row.Line, report.Escape(t.Task), report.Escape(err.Error()))
+		if r.json != nil {
+			r.json.file(filepath.Join(r.opts.Out, filepath.FromSlash(t.Task), "flow.yaml"), "failed", err.Error())
+		}
+		return
+	}
+	t.Files = []string{dst}
+	t.Publish = PublishEach(dst)
+}
+
+// commitTree puts the staged sources of --out DIR in place once every
+// row is read, then writes DIR/flow.yaml.
+func (r *runner) commitTree(pub *pubTree) {
+	if len(pub.order) == 0 {
+		return
+	}
+	// The sources and the index are one group: a signal during it lets
+	// the whole tree finish (the run stops after it, Interrupted).
+	beginCommit()
+	defer endCommit()
+	failed := false
+	pub.commit(func(dst string, err error) {
+		if err != nil {
+			failed = true
+			r.fail(dst, err.Error())
+			return
+		}
+		r.sum.Written++
+		if r.json != nil {
+			r.json.file(dst, "written", "")
+		}
+	})
+	if failed {
+		return
+	}
+	dst, err := pub.index()
+	if err != nil {
+		r.fail(dst, err.Error())
+		return
+	}
+	r.published = &Publish{Each: PublishEach(filepath.Join(r.opts.Out, "<name>", "flow.yaml")), All: PublishAll(r.opts.Out)}
+	if r.json != nil {
+		r.json.file(dst, "written", fmt.Sprintf("imports %d %s", len(pub.order), report.Plural(len(pub.order), "source", "sources")))
+		r.json.publish = r.published
+	}
+}
+
+// Publish says how to publish the tree of --out DIR.
+type Publish struct {
+	Each string `json:"each"` // one task per draft (<name> is the catalog name)
+	All  string `json:"all"`  // every task in one publication
+}
