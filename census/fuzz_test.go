@@ -26,7 +26,7 @@ func FuzzCensusWriters(f *testing.F) {
 			Status: "needs-review", Reason: reason, File: file, Line: 3}
 		for _, format := range Formats {
 			var out bytes.Buffer
-			w, err := NewWriter(format, &out, io.Discard)
+			w, err := NewWriter(format, &out, io.Discard, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"schedtool/report"
 )
 
-// json: {"tasks": [...], "unreadable": [...], "groups": {...}, "summary": {...}}.
+// json: {"version": FormatVersion, "generatedAt": "RFC 3339 UTC",
+// "tasks": [...], "unreadable": [...], "groups": {...}, "summary": {...}}.
 type jsonWriter struct {
 	w   *bufio.Writer
+	now time.Time
 	n   int
 	buf []byte
 	kept
@@ -23,7 +26,7 @@ func (j *jsonWriter) Row(r *Row) {
 
 func (j *jsonWriter) RowBytes(b []byte) {
 	if j.n == 0 {
-		j.w.WriteString(`{"tasks":[`)
+		j.head()
 	} else {
 		j.w.WriteByte(',')
 	}
@@ -72,11 +75,21 @@ func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
 	return append(b, '}')
 }
 
+// head opens the document: the format version, the time it was taken
+// (left out when the writer has none), the tasks.
+func (j *jsonWriter) head() {
+	j.w.WriteString(`{"version":` + strconv.Itoa(FormatVersion))
+	if !j.now.IsZero() {
+		j.w.WriteString(`,"generatedAt":"` + j.now.UTC().Format(time.RFC3339) + `"`)
+	}
+	j.w.WriteString(`,"tasks":[`)
+}
+
 func appendJSON(b []byte, s string) []byte { return report.AppendJSONString(b, s) }
 
 func (j *jsonWriter) End(t *Totals) error {
 	if j.n == 0 {
-		j.w.WriteString(`{"tasks":[`)
+		j.head()
 	} else {
 		j.w.WriteString("\n")
 	}
@@ -92,7 +105,7 @@ func (j *jsonWriter) End(t *Totals) error {
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
 	}, map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "byStatus": statusCounts(t),
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ReadyNeedsZeroFileSinks, "byStatus": statusCounts(t),
 	}})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"schedtool/report"
 )
@@ -39,9 +40,18 @@ type Renderer interface {
 // Formats lists the format names.
 var Formats = []string{"table", "wide", "json", "csv", "markdown"}
 
+// Options are what a census document says beyond its rows and totals.
+type Options struct {
+	// Now is the instant the census is taken at (json's generatedAt,
+	// the last point of a burndown); the zero time leaves it out.
+	Now time.Time
+	// History are earlier censuses (ReadSnapshot), for a burndown.
+	History []Snapshot
+}
+
 // NewWriter returns a writer of a format to w. A format that has no place
 // for unreadable inputs (csv: one row per task) lists them on errw.
-func NewWriter(format string, w, errw io.Writer) (Writer, error) {
+func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	switch format {
 	case "table":
@@ -49,11 +59,11 @@ func NewWriter(format string, w, errw io.Writer) (Writer, error) {
 	case "wide":
 		return &wideWriter{w: bw, tw: tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)}, nil
 	case "json":
-		return &jsonWriter{w: bw}, nil
+		return &jsonWriter{w: bw, now: opts.Now}, nil
 	case "csv":
 		return newCSV(bw, errw), nil
 	case "markdown":
-		return &markdownWriter{w: bw}, nil
+		return &markdownWriter{w: bw, history: burndownOf(opts), now: opts.Now}, nil
 	}
 	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }
