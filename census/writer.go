@@ -12,7 +12,7 @@ import (
 )
 
 // A census is written by one Writer per format, one file per format
-// (table.go: table and wide, json.go, csv.go, markdown.go), as report/ does.
+// (table.go: table and wide, json.go, csv.go, markdown.go, html.go), as report/ does.
 
 // Writer writes a census in one format: Row and Unreadable as they come,
 // then End once.
@@ -38,7 +38,7 @@ type Renderer interface {
 }
 
 // Formats lists the format names.
-var Formats = []string{"table", "wide", "json", "csv", "markdown"}
+var Formats = []string{"table", "wide", "json", "csv", "markdown", "html"}
 
 // Options are what a census document says beyond its rows and totals.
 type Options struct {
@@ -62,6 +62,8 @@ func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 		return &jsonWriter{w: bw, now: opts.Now}, nil
 	case "csv":
 		return newCSV(bw, errw), nil
+	case "html":
+		return newHTML(bw, opts), nil
 	case "markdown":
 		return &markdownWriter{w: bw, history: burndownOf(opts), now: opts.Now}, nil
 	}
