@@ -90,8 +90,8 @@ func TestHTMLListsCapped(t *testing.T) {
 	s := writeHTML(t, rows, totalsOf(rows), Options{})
 	for _, want := range []string{
 		"... and 50 more (the first 100 are listed), with 50 remaining users between them.", // tenants
-		"... and 50 more (the first 100 are listed).",                                        // reasons
-		"... and 50 more (the first 100 are listed)</p>",                                     // crashing
+		"... and 50 more (the first 100 are listed).",                                       // reasons
+		"... and 50 more (the first 100 are listed)</p>",                                    // crashing
 		"No history: give earlier",
 	} {
 		if !strings.Contains(s, want) {
