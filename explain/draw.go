@@ -118,8 +118,12 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		`<pattern id="fast-dots" width="6" height="6" patternUnits="userSpaceOnUse"><rect width="6" height="6" fill="%s" fill-opacity="0.35"/><circle cx="3" cy="3" r="0.9" fill="#000" fill-opacity="0.45"/></pattern></defs>`+"\n", colourCrash, colourFast)
 	fmt.Fprintf(w, `<rect width="%.0f" height="%.0f" fill="#fff"/>`+"\n", svgWidth, height)
 	font := `font-family="system-ui,-apple-system,Segoe UI,Roboto,Arial,sans-serif"`
-	fmt.Fprintf(w, `<text x="10" y="22" font-size="15" font-weight="bold" %s>%s</text>`+"\n", font, esc(clip(report.Escape(tl.Task), 110)))
-	fmt.Fprintf(w, `<text x="10" y="42" font-size="12" %s>%d days from %s, in %s: who holds commits: %s</text>`+"\n", font, days, esc(tl.From.In(tl.Loc).Format("Mon 2006-01-02 15:04 MST")), esc(tl.Loc.String()), esc(tl.Holds))
+	subY := 22
+	if standalone { // a page names the task in its heading
+		fmt.Fprintf(w, `<text x="10" y="22" font-size="15" font-weight="bold" %s>%s</text>`+"\n", font, esc(clip(report.Escape(tl.Task), 110)))
+		subY = 42
+	}
+	fmt.Fprintf(w, `<text x="10" y="%d" font-size="12" %s>%d days from %s, in %s: who holds commits: %s</text>`+"\n", subY, font, days, esc(tl.From.In(tl.Loc).Format("Mon 2006-01-02 15:04 MST")), esc(tl.Loc.String()), esc(tl.Holds))
 
 	plotW := svgWidth - laneLeft - laneRight
 	x := func(t time.Time) float64 {
@@ -173,7 +177,7 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 	if !tl.AcksStop.IsZero() {
 		sx := x(tl.AcksStop)
 		fmt.Fprintf(w, `<g class="stop" data-at="%s"><path d="M%.2f %.0fl10 10m0 -10l-10 10" stroke="%s" stroke-width="3" transform="translate(-5 0)"/><text x="%.2f" y="%.0f" font-size="11" %s>the connector panics: no further acknowledgement</text></g>`+"\n",
-			tl.AcksStop.Format(time.RFC3339), sx, connTop+laneHeight/2-5, colourCrash, math.Min(sx+8, svgWidth-290), connTop+laneHeight-4, font)
+			tl.AcksStop.Format(time.RFC3339), sx, connTop+laneHeight/2-5, colourCrash, math.Min(sx+8, svgWidth-290), connTop+laneHeight+15, font)
 	}
 	for _, d := range tl.DST {
 		dx := x(d)
