@@ -73,3 +73,24 @@ func TestReadSnapshotRefuses(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadSnapshot reads arbitrary bytes as a history file: no panic,
+// and an error or a snapshot with every status, never both or neither.
+func FuzzReadSnapshot(f *testing.F) {
+	f.Add(`{"version":1,"generatedAt":"2026-11-01T00:00:00Z","tasks":[{"a":[1,{}]}],"summary":{"tasks":3,"remaining":2,"byStatus":{"ready":2}}}`)
+	f.Add(`{"version":2}`)
+	f.Add("{\"version\":1,\n\"tasks\":[}")
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := ReadSnapshot(strings.NewReader(doc), "h.json")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "h.json") {
+				t.Errorf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		if len(s.ByStatus) != len(Statuses) || s.At.IsZero() && !strings.Contains(doc, "0001-01-01") {
+			t.Errorf("snapshot %+v from %q", s, doc)
+		}
+	})
+}

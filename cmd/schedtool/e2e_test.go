@@ -649,3 +649,31 @@ func TestFailureDocument(t *testing.T) {
 		})
 	}
 }
+
+// explain -o html and -o svg: the flags they add are checked, and an
+// unknown task is refused as in text, with nothing written.
+func TestExplainTimelineFlags(t *testing.T) {
+	const task = "acmeCo/warehouse/materialize-iceberg"
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-o", "svg", "--days", "0", task}, 1, "--days 0: give 1 to 62"},
+		{[]string{"-o", "html", "--days", "63", task}, 1, "--days 63: give 1 to 62"},
+		{[]string{"-o", "pdf", task}, 1, `unknown output format "pdf" (want text, json, html, svg)`},
+		{[]string{"-o", "svg", "acmeCo/warehouse/materialize-icebreg"}, 1, "closest: acmeCo/warehouse/materialize-iceberg"},
+		{[]string{"-o", "svg", "--days", "1", "--at", "2026-10-28T05:00:00Z", task}, 0, ""},
+	} {
+		r := schedtool(t, "", append(append([]string{"explain"}, tc.args...), "fixtures/catalog")...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.args, r.code, r.stderr, tc.code, tc.stderr)
+		}
+		if tc.code != 0 && r.stdout != "" {
+			t.Errorf("%v wrote %q", tc.args, r.stdout)
+		}
+		if tc.code == 0 && (!strings.HasPrefix(r.stdout, "<?xml") || !strings.Contains(r.stdout, `data-to="2026-10-29T05:00:00Z"`)) {
+			t.Errorf("%v: %.200s", tc.args, r.stdout)
+		}
+	}
+}
