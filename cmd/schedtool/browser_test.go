@@ -251,7 +251,7 @@ func TestBrowserCensusHTML(t *testing.T) {
 		} `json:"groups"`
 		Summary struct {
 			Tasks, Remaining, Unreadable, Crashing, ReadyNeedsZeroFileSinks int
-			ByStatus                                                       map[string]int `json:"byStatus"`
+			ByStatus                                                        map[string]int `json:"byStatus"`
 		} `json:"summary"`
 	}
 	j := schedtool(t, "", append([]string{"census", "-o", "json"}, args...)...)
