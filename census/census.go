@@ -41,6 +41,18 @@ type Row struct {
 	Line  int    `json:"line"`
 }
 
+// RemainingStatuses are the statuses of the tasks that still rely on
+// connector-side pacing, in Statuses' order.
+func RemainingStatuses() []string {
+	var out []string
+	for _, s := range Statuses {
+		if (&Row{Status: s}).Remaining() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Remaining reports whether the task still relies on connector-side pacing.
 func (r *Row) Remaining() bool { return r.Status != "migrated" && r.Status != "unaffected" }
 
@@ -61,8 +73,11 @@ type Unreadable struct {
 // groups, not of rows.
 type Totals struct {
 	Tasks, Remaining, Unreadable, Disabled, Crashing int
-	ByStatus, ByImage, ByKind, ByRuntime, ByFamily   map[string]int
-	RemainingByImage                                 map[string]int
+	// ReadyNeedsZeroFileSinks counts the ready file sinks: their
+	// migration zeroes the connector only with --zero-file-sinks.
+	ReadyNeedsZeroFileSinks                        int
+	ByStatus, ByImage, ByKind, ByRuntime, ByFamily map[string]int
+	RemainingByImage                               map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
 }
@@ -82,6 +97,9 @@ func (t *Totals) addN(r *Row, n int) {
 	}
 	if r.Crash != "" {
 		t.Crashing += n
+	}
+	if r.Status == "ready" && r.Kind == "file-interval" {
+		t.ReadyNeedsZeroFileSinks += n
 	}
 	t.ByStatus[r.Status] += n
 	t.ByImage[r.Image] += n

@@ -130,7 +130,7 @@ func TestGroupsAndOldestTag(t *testing.T) {
 
 func TestCSVAndMarkdownEscaping(t *testing.T) {
 	var b bytes.Buffer
-	w, _ := NewWriter("csv", &b, io.Discard)
+	w, _ := NewWriter("csv", &b, io.Discard, Options{})
 	w.Row(&Row{Task: "=HYPERLINK(\"x\")", Image: "img", Reason: "a, \"quoted\"\nline", Status: "ready"})
 	w.End(&Totals{})
 	// Quotes are RFC 4180's; a newline or another control character is
@@ -188,7 +188,7 @@ func shapeCacheChangesNothing(t *testing.T, path string) {
 	for _, format := range Formats {
 		run := func(noCache bool) string {
 			var out bytes.Buffer
-			w, _ := NewWriter(format, &out, io.Discard)
+			w, _ := NewWriter(format, &out, io.Discard, Options{})
 			c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, NoCache: noCache}
 			tot, err := c.Run(inputs, catalog.DefaultOptions(), w)
 			if err != nil {

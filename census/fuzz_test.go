@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 // one header and one row of the same width, no cell starting a formula;
 // table, wide and markdown hold no raw control or bidi character, and in
 // markdown no live link, image, autolink or @mention, and every table
-// row has its columns.
+// row has its columns; html holds input text only escaped.
 func FuzzCensusWriters(f *testing.F) {
 	f.Add("acmeCo/m", "ghcr.io/estuary/materialize-snowflake", "v4", "reason", "flow.yaml", "bad row")
 	f.Add("a|b\n@octocat [x](https://e.vil) ![i](www.e.vil/p.png)", "=HYPERLINK(\"x\")", "\x1b[2J", "\u202eevil\u009b", "dir #1/é.yaml", "\r\n::error::x")
@@ -26,7 +27,7 @@ func FuzzCensusWriters(f *testing.F) {
 			Status: "needs-review", Reason: reason, File: file, Line: 3}
 		for _, format := range Formats {
 			var out bytes.Buffer
-			w, err := NewWriter(format, &out, io.Discard)
+			w, err := NewWriter(format, &out, io.Discard, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,6 +62,15 @@ func FuzzCensusWriters(f *testing.F) {
 						t.Fatalf("%s wrote a raw %U:\n%q", format, r, s)
 					}
 				}
+				if format == "html" {
+					// Input text reaches the page only escaped: it makes
+					// no element of its own.
+					for _, m := range htmlTag.FindAllStringSubmatch(s, -1) {
+						if !pageTags[strings.ToLower(m[1])] {
+							t.Fatalf("html holds a <%s> element:\n%s", m[1], s)
+						}
+					}
+				}
 				if format != "markdown" {
 					continue
 				}
@@ -81,6 +91,17 @@ func FuzzCensusWriters(f *testing.F) {
 			}
 		}
 	})
+}
+
+var htmlTag = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9]*)`)
+
+// pageTags are the elements census -o html writes.
+var pageTags = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields("html head meta title style body svg defs pattern rect path circle div b span h1 h2 p table thead tbody tr th td g line text desc code") {
+		pageTags[t] = true
+	}
 }
 
 // firstWord is what follows an @ in s that could be a mention, or "".

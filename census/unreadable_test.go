@@ -62,9 +62,9 @@ func TestUnreadableRowsCountedNotKept(t *testing.T) {
 // Every format says how many are unreadable and that only the first are listed.
 func TestUnreadableListCapped(t *testing.T) {
 	const n = 250
-	for _, format := range []string{"table", "wide", "markdown", "json", "csv"} {
+	for _, format := range []string{"table", "wide", "markdown", "json", "csv", "html"} {
 		var out, errb bytes.Buffer
-		w, _ := NewWriter(format, &out, &errb)
+		w, _ := NewWriter(format, &out, &errb, Options{})
 		c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
 		tot, err := c.Run(garbageDump(t, n), catalog.DefaultOptions(), w)
 		if err != nil {

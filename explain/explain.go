@@ -51,14 +51,11 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	if d.V2 {
 		e.Runtime = "v2"
 	}
-	var sched *model.Schedule
-	if ms := m.ModelSchedule(); ms != nil {
-		if s, err := model.Decode(ms.Interface(nil)); err == nil && s.Validate() == nil {
-			sched = s
-			e.Model = specOf(s)
-		} else {
-			e.Model = "(invalid)"
-		}
+	sched, invalid := modelSchedule(m)
+	if sched != nil {
+		e.Model = specOf(sched)
+	} else if invalid {
+		e.Model = "(invalid)"
 	}
 	runtime := sched != nil && d.V2
 	var conn *connector.Evaluator
@@ -75,18 +72,7 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		} else {
 			e.Delay = "unknown"
 		}
-		if d.Result.Known && connDelay > 0 {
-			ps := d.Result.Schedule
-			if ps == nil || d.Result.Kind == connector.KindUpdateDelay || d.Result.Kind == connector.KindFileInterval {
-				ps = &connector.Parsed{Frequency: d.Result.Interval}
-			}
-			conn = &connector.Evaluator{Schedule: ps}
-			if m.Config != nil && m.Config.Err == "" {
-				if seed, ok := jitter.Seed(d.Entry, m.Config.Value()); ok {
-					conn.Jitter = jitter.Connector(seed)
-				}
-			}
-		}
+		conn = connectorEvaluator(m, d)
 	}
 	switch {
 	case runtime && (conn != nil || e.Delay == "unknown"):
@@ -149,6 +135,39 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		e.Migration += " (" + d.Reason + ")"
 	}
 	return e
+}
+
+// modelSchedule is m's materialization syncSchedule, when it has a valid
+// one; invalid is set when it has one that is not.
+func modelSchedule(m *catalog.Materialization) (sched *model.Schedule, invalid bool) {
+	ms := m.ModelSchedule()
+	if ms == nil {
+		return nil, false
+	}
+	if s, err := model.Decode(ms.Interface(nil)); err == nil && s.Validate() == nil {
+		return s, false
+	}
+	return nil, true
+}
+
+// connectorEvaluator evaluates m's connector schedule as configured,
+// with its jitter; nil when the connector does not delay (or its delay
+// is unknown).
+func connectorEvaluator(m *catalog.Materialization, d plan.Decision) *connector.Evaluator {
+	if d.Entry == nil || !d.Result.Known || d.Result.Delay <= 0 {
+		return nil
+	}
+	ps := d.Result.Schedule
+	if ps == nil || d.Result.Kind == connector.KindUpdateDelay || d.Result.Kind == connector.KindFileInterval {
+		ps = &connector.Parsed{Frequency: d.Result.Interval}
+	}
+	conn := &connector.Evaluator{Schedule: ps}
+	if m.Config != nil && m.Config.Err == "" {
+		if seed, ok := jitter.Seed(d.Entry, m.Config.Value()); ok {
+			conn.Jitter = jitter.Connector(seed)
+		}
+	}
+	return conn
 }
 
 func specOf(s *model.Schedule) string {

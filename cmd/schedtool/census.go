@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +20,10 @@ type censusOptions struct {
 	output          string
 	failIfRemaining bool
 	at              string
+	now             string
+	history         []string
+
+	writerOpts census.Options
 
 	paths  []string
 	census *census.Census
@@ -52,13 +57,18 @@ is not a zero.`,
   schedtool census -o csv live_specs.ndjson > census.csv
   schedtool census -o markdown fixtures/catalog
 
+  # A burndown: earlier census -o json outputs as its history
+  schedtool census -o html --history monday.json --history tuesday.json live_specs.ndjson > census.html
+
   # The removal gate: exit 2 while any task still relies on connector pacing
   schedtool census --fail-if-remaining -o json live_specs.ndjson`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
 		RunE: runOptions(o),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "table", "output format: table, wide, json, csv or markdown")
+	f.StringVarP(&o.output, "output", "o", "table", "output format: "+strings.Join(census.Formats[:len(census.Formats)-1], ", ")+" or "+census.Formats[len(census.Formats)-1])
+	f.StringArrayVar(&o.history, "history", nil, "an earlier census -o json output, for the burndown of -o html and -o markdown (repeat the flag, one file each)")
+	f.StringVar(&o.now, "now", "", "the instant the census is taken at, written as generatedAt (RFC 3339; default $SCHEDTOOL_NOW, else now)")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.BoolVar(&o.failIfRemaining, "fail-if-remaining", false, "exit 2 when any task still relies on connector-side pacing, or an input is unreadable")
 	return cmd
@@ -75,11 +85,51 @@ func (o *censusOptions) Complete(args []string) error {
 		return err
 	}
 	o.census = &census.Census{Planner: &plan.Planner{Registry: reg, Crashes: crashes}}
+	if o.writerOpts.Now, err = parseNow(o.now); err != nil {
+		return err
+	}
+	for _, path := range o.history {
+		s, err := readSnapshot(path)
+		if err != nil {
+			return err
+		}
+		o.writerOpts.History = append(o.writerOpts.History, s)
+	}
 	return nil
 }
 
+// parseNow reads --now: an RFC 3339 instant, by default $SCHEDTOOL_NOW
+// (for tests and reproducible documents), else the clock's, to the second.
+func parseNow(now string) (time.Time, error) {
+	if now == "" {
+		now = os.Getenv("SCHEDTOOL_NOW")
+	}
+	if now == "" {
+		return time.Now().UTC().Truncate(time.Second), nil
+	}
+	t, err := time.Parse(time.RFC3339, now)
+	if err != nil {
+		return time.Time{}, &usageError{fmt.Sprintf("--now %q: not an RFC 3339 instant (2026-01-05T08:00:00Z)", now)}
+	}
+	return t.UTC(), nil
+}
+
+// readSnapshot reads one --history file.
+func readSnapshot(path string) (census.Snapshot, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return census.Snapshot{}, &usageError{"--history: " + err.Error()}
+	}
+	defer f.Close()
+	s, err := census.ReadSnapshot(f, path)
+	if err != nil {
+		return census.Snapshot{}, &usageError{"--history " + err.Error()}
+	}
+	return s, nil
+}
+
 func (o *censusOptions) Validate() error {
-	if _, err := census.NewWriter(o.output, nopWriter{}, nopWriter{}); err != nil {
+	if _, err := census.NewWriter(o.output, nopWriter{}, nopWriter{}, census.Options{}); err != nil {
 		return &usageError{"-o: " + err.Error()}
 	}
 	var err error
@@ -88,7 +138,7 @@ func (o *censusOptions) Validate() error {
 }
 
 func (o *censusOptions) Run() error {
-	w, _ := census.NewWriter(o.output, o.Out, o.Err)
+	w, _ := census.NewWriter(o.output, o.Out, o.Err, o.writerOpts)
 	stop := o.progress()
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()

@@ -21,6 +21,9 @@ var binary string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Census documents say when they were taken: the same instant in
+	// every test keeps them byte for byte comparable.
+	os.Setenv("SCHEDTOOL_NOW", testNow)
 	dir, err := os.MkdirTemp("", "schedtool-e2e")
 	if err != nil {
 		panic(err)
@@ -35,6 +38,9 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// testNow is the instant every census the tests take says it was taken at.
+const testNow = "2026-12-01T00:00:00Z"
 
 type run struct {
 	code           int
@@ -217,6 +223,10 @@ func TestCensusEndToEnd(t *testing.T) {
 		{"census-empty-markdown", []string{"census", "-o", "markdown", clean}, 0},
 		{"census-bad-output", []string{"census", "-o", "xml", clean}, 1},
 		{"census-missing-path", []string{"census", "nope.ndjson"}, 1},
+		{"census-history-markdown", append([]string{"census", "-o", "markdown"}, historyArgs("fixtures/catalog", "fixtures/live_specs.ndjson")...), 0},
+		{"census-history-not-census", []string{"census", "-o", "markdown", "--history", "fixtures/live_specs.ndjson", clean}, 1},
+		{"census-history-missing", []string{"census", "-o", "markdown", "--history", "nope.json", clean}, 1},
+		{"census-bad-now", []string{"census", "-o", "json", "--now", "yesterday", clean}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := schedtool(t, "", tc.args...)
@@ -249,6 +259,34 @@ func TestCensusEndToEnd(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// historyArgs are the three shipped earlier censuses as --history flags,
+// then args.
+func historyArgs(args ...string) []string {
+	var out []string
+	for _, d := range []string{"2026-10-01", "2026-10-22", "2026-11-12"} {
+		out = append(out, "--history", "testdata/history/census-"+d+".json")
+	}
+	return append(out, args...)
+}
+
+// A census written by a newer schedtool is refused as history, by name.
+func TestCensusHistoryNewer(t *testing.T) {
+	dir := t.TempDir()
+	newer := filepath.Join(dir, "newer.json")
+	os.WriteFile(newer, []byte(`{"version":99,"generatedAt":"2026-11-01T00:00:00Z","summary":{"tasks":1,"remaining":1,"byStatus":{}}}`), 0o644)
+	r := schedtool(t, "", "census", "-o", "html", "--history", newer, "fixtures/catalog")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, newer+": census document version 99 is newer than this schedtool reads (up to 1)") {
+		t.Errorf("exit %d, stdout %.80q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	// Its own output is a history file (a round trip through the binary).
+	own := filepath.Join(dir, "own.json")
+	os.WriteFile(own, []byte(schedtool(t, "", "census", "-o", "json", "--now", "2026-11-20T10:30:00Z", "fixtures/catalog").stdout), 0o644)
+	r = schedtool(t, "", "census", "-o", "markdown", "--history", own, "fixtures/catalog")
+	if r.code != 0 || !strings.Contains(r.stdout, "| 2026-11-20 10:30 | ") || !strings.Contains(r.stdout, "xychart-beta") {
+		t.Errorf("exit %d, stderr %q\n%s", r.code, r.stderr, r.stdout)
 	}
 }
 
@@ -609,5 +647,33 @@ func TestFailureDocument(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// explain -o html and -o svg: the flags they add are checked, and an
+// unknown task is refused as in text, with nothing written.
+func TestExplainTimelineFlags(t *testing.T) {
+	const task = "acmeCo/warehouse/materialize-iceberg"
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-o", "svg", "--days", "0", task}, 1, "--days 0: give 1 to 62"},
+		{[]string{"-o", "html", "--days", "63", task}, 1, "--days 63: give 1 to 62"},
+		{[]string{"-o", "pdf", task}, 1, `unknown output format "pdf" (want text, json, html, svg)`},
+		{[]string{"-o", "svg", "acmeCo/warehouse/materialize-icebreg"}, 1, "closest: acmeCo/warehouse/materialize-iceberg"},
+		{[]string{"-o", "svg", "--days", "1", "--at", "2026-10-28T05:00:00Z", task}, 0, ""},
+	} {
+		r := schedtool(t, "", append(append([]string{"explain"}, tc.args...), "fixtures/catalog")...)
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want %d, %q", tc.args, r.code, r.stderr, tc.code, tc.stderr)
+		}
+		if tc.code != 0 && r.stdout != "" {
+			t.Errorf("%v wrote %q", tc.args, r.stdout)
+		}
+		if tc.code == 0 && (!strings.HasPrefix(r.stdout, "<?xml") || !strings.Contains(r.stdout, `data-to="2026-10-29T05:00:00Z"`)) {
+			t.Errorf("%v: %.200s", tc.args, r.stdout)
+		}
 	}
 }

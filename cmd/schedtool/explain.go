@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,6 +20,7 @@ type explainOptions struct {
 	*common
 	output string
 	at     string
+	days   int
 
 	name    string
 	paths   []string
@@ -39,11 +41,15 @@ the longest it could still wait on the connector, the next 10 commit instants
 (UTC and the schedule's zone), and the migration schedtool migrate would give
 it. An unknown NAME exits 1 with the closest names.`,
 		Example: `  schedtool explain acmeCo/warehouse/materialize-snowflake fixtures/catalog
-  schedtool explain -o json --at 2026-01-05T08:00:00Z acmeCo/stored/materialize-snowflake fixtures/live_specs.ndjson`,
+  schedtool explain -o json --at 2026-01-05T08:00:00Z acmeCo/stored/materialize-snowflake fixtures/live_specs.ndjson
+
+  # A timeline of a week: the connector's acknowledgements and the runtime's commits
+  schedtool explain -o html --days 7 acmeCo/warehouse/materialize-snowflake fixtures/catalog > timeline.html`,
 		Args: explainArgs,
 		RunE: runOptions(o),
 	}
-	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text, json, html or svg (html and svg: a timeline of --days days from --at)")
+	cmd.Flags().IntVar(&o.days, "days", 7, fmt.Sprintf("the days -o html and -o svg draw (1 to %d)", explain.MaxTimelineDays))
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
 	return cmd
 }
@@ -73,8 +79,13 @@ func (o *explainOptions) Complete(args []string) error {
 }
 
 func (o *explainOptions) Validate() error {
-	if o.output != "text" && o.output != "json" {
-		return &usageError{fmt.Sprintf("-o: unknown output format %q (want text, json)", o.output)}
+	switch o.output {
+	case "text", "json", "html", "svg":
+	default:
+		return &usageError{fmt.Sprintf("-o: unknown output format %q (want text, json, html, svg)", o.output)}
+	}
+	if o.days < 1 || o.days > explain.MaxTimelineDays {
+		return &usageError{fmt.Sprintf("--days %d: give 1 to %d", o.days, explain.MaxTimelineDays)}
 	}
 	var err error
 	o.inputs, err = catalog.Resolve(o.paths, o.loadOptions())
@@ -84,18 +95,28 @@ func (o *explainOptions) Validate() error {
 func (o *explainOptions) Run() error {
 	opts := o.loadOptions()
 	var found *explain.Explanation
+	var timeline *explain.Timeline
 	var names []string
+	// explainOne explains m as the output asks: a timeline draws it.
+	explainOne := func(m *catalog.Materialization) (*explain.Explanation, *explain.Timeline) {
+		if o.output == "html" || o.output == "svg" {
+			tl := explain.TimelineOf(m, o.planner, o.when, o.days)
+			return &tl.Explanation, &tl
+		}
+		e := explain.Explain(m, o.planner, o.when, 10)
+		return &e, nil
+	}
 	cat := catalog.Load(o.inputs, opts)
 	for _, m := range cat.Materializations {
 		names = append(names, m.Name)
 		if m.Name == o.name && found == nil {
-			e := explain.Explain(m, o.planner, o.when, 10)
-			found = &e
+			found, timeline = explainOne(m)
 		}
 	}
 	type out struct {
 		name string
 		e    *explain.Explanation
+		tl   *explain.Timeline
 	}
 	err := catalog.EachDump(o.inputs, func(r io.Reader, name string) error {
 		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
@@ -104,8 +125,7 @@ func (o *explainOptions) Run() error {
 			}
 			x := out{name: rr.Mat.Name}
 			if rr.Mat.Name == o.name { // explained here: the row's nodes are reused after
-				e := explain.Explain(rr.Mat, o.planner, o.when, 10)
-				x.e = &e
+				x.e, x.tl = explainOne(rr.Mat)
 			}
 			return x
 		}, func(x out) {
@@ -113,7 +133,7 @@ func (o *explainOptions) Run() error {
 				names = append(names, x.name)
 			}
 			if x.e != nil && found == nil {
-				found = x.e
+				found, timeline = x.e, x.tl
 			}
 		})
 	})
@@ -136,6 +156,18 @@ func (o *explainOptions) Run() error {
 			msg += "; closest: " + strings.Join(near, ", ")
 		}
 		return &usageError{msg}
+	}
+	switch o.output {
+	case "html", "svg":
+		write := explain.WriteHTML
+		if o.output == "svg" {
+			write = explain.WriteSVG
+		}
+		w := &errWriter{w: o.Out}
+		if err := write(w, timeline); err != nil || w.err != nil {
+			return fmt.Errorf("writing the timeline: %w", errors.Join(err, w.err))
+		}
+		return nil
 	}
 	if o.output == "json" {
 		b, _ := json.MarshalIndent(found, "", "  ")

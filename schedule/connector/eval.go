@@ -77,6 +77,12 @@ func (e *Evaluator) active(dt time.Time) bool {
 	return !dt.Before(start) && dt.Before(stop)
 }
 
+// InFastWindow reports whether an alternating schedule's fast window is
+// active at t, as the connector judges it (false for a fixed schedule).
+func (e *Evaluator) InFastWindow(t time.Time) bool {
+	return e.Schedule.Alternating && e.active(t)
+}
+
 // midnight is the day boundary the connector uses: UTC midnight of dt's
 // UTC date (or, counterfactually, local midnight of its local date).
 func (e *Evaluator) midnight(dt time.Time) time.Time {

@@ -1,0 +1,96 @@
+package census
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+// A census -o json document reads back as the snapshot of its census.
+func TestReadSnapshotRoundTrip(t *testing.T) {
+	inputs, err := catalog.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	var out bytes.Buffer
+	w, _ := NewWriter("json", &out, io.Discard, Options{Now: at})
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}}
+	tot, err := c.Run(inputs, catalog.DefaultOptions(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.End(tot)
+	s, err := ReadSnapshot(&out, "h.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SnapshotOf(tot, at)
+	if !s.At.Equal(want.At) || s.Tasks != want.Tasks || s.Remaining != want.Remaining || s.Remaining == 0 {
+		t.Errorf("read %+v, want %+v", s, want)
+	}
+	for _, st := range Statuses {
+		if s.ByStatus[st] != want.ByStatus[st] {
+			t.Errorf("%s: %d, want %d", st, s.ByStatus[st], want.ByStatus[st])
+		}
+	}
+}
+
+func TestReadSnapshotRefuses(t *testing.T) {
+	const summary = `"summary":{"tasks":3,"remaining":2,"byStatus":{"ready":2}}`
+	for _, tc := range []struct{ name, doc, want string }{
+		{"ok", `{"version":1,"generatedAt":"2026-11-01T00:00:00Z","tasks":[{"task":"a","x":[1,{}]}],` + summary + `}`, ""},
+		{"unknown keys are skipped", `{"version":1,"later":{"a":[[]]},"generatedAt":"2026-11-01T00:00:00Z",` + summary + `}`, ""},
+		{"newer", `{"version":2,"generatedAt":"2026-11-01T00:00:00Z",` + summary + `}`, "h.json: census document version 2 is newer than this schedtool reads (up to 1): upgrade schedtool"},
+		{"no version", `{"tasks":[],` + summary + `}`, "h.json: not a census document (the output of schedtool census -o json): it has no version"},
+		{"version zero", `{"version":0,"generatedAt":"2026-11-01T00:00:00Z",` + summary + `}`, "version 0"},
+		{"no generatedAt", `{"version":1,` + summary + `}`, "it has no generatedAt"},
+		{"no summary", `{"version":1,"generatedAt":"2026-11-01T00:00:00Z"}`, "it has no summary"},
+		{"a validate report", `{"findings":[],"summary":{"errors":0}}`, "it has no version"},
+		{"an array", `[1]`, "it is not a JSON object"},
+		{"empty", ``, "it ends early"},
+		{"cut short", `{"version":1,"tasks":[`, "it ends early"},
+		{"syntax", "{\"version\":1,\n  \"tasks\":[}", "h.json:2:12: not a census document: invalid character '}'"},
+		{"wrong type", "{\"version\":\"1\"}", "h.json:1:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReadSnapshot(strings.NewReader(tc.doc), "h.json")
+			if tc.want == "" {
+				if err != nil || s.Remaining != 2 || s.ByStatus["ready"] != 2 || s.At.Day() != 1 {
+					t.Errorf("%+v, %v", s, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzReadSnapshot reads arbitrary bytes as a history file: no panic,
+// and an error or a snapshot with every status, never both or neither.
+func FuzzReadSnapshot(f *testing.F) {
+	f.Add(`{"version":1,"generatedAt":"2026-11-01T00:00:00Z","tasks":[{"a":[1,{}]}],"summary":{"tasks":3,"remaining":2,"byStatus":{"ready":2}}}`)
+	f.Add(`{"version":2}`)
+	f.Add("{\"version\":1,\n\"tasks\":[}")
+	f.Add(`[`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := ReadSnapshot(strings.NewReader(doc), "h.json")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "h.json") {
+				t.Errorf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		if len(s.ByStatus) != len(Statuses) || s.At.IsZero() && !strings.Contains(doc, "0001-01-01") {
+			t.Errorf("snapshot %+v from %q", s, doc)
+		}
+	})
+}

@@ -1,0 +1,126 @@
+package census
+
+import (
+	"bufio"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"schedtool/report"
+)
+
+// json: {"version": FormatVersion, "generatedAt": "RFC 3339 UTC",
+// "tasks": [...], "unreadable": [...], "groups": {...}, "summary": {...}}.
+type jsonWriter struct {
+	w   *bufio.Writer
+	now time.Time
+	n   int
+	buf []byte
+	kept
+}
+
+func (j *jsonWriter) Row(r *Row) {
+	j.buf = j.Render(j.buf[:0], r)
+	j.RowBytes(j.buf)
+}
+
+func (j *jsonWriter) RowBytes(b []byte) {
+	if j.n == 0 {
+		j.head()
+	} else {
+		j.w.WriteByte(',')
+	}
+	j.n++
+	j.w.Write(b)
+}
+
+// Render appends one task object, starting on a new line.
+func (j *jsonWriter) Render(b []byte, r *Row) []byte {
+	return j.RenderShared(b, r, j.Shared(r))
+}
+
+// Shared is the middle of a task object: from image to reason.
+func (j *jsonWriter) Shared(r *Row) []byte {
+	var b []byte
+	for _, kv := range [][2]string{{"image", r.Image}, {"tag", r.Tag}, {"family", r.Family}, {"runtime", r.Runtime}, {"kind", r.Kind}, {"delay", r.Delay}} {
+		b = append(b, ",\""+kv[0]+"\":"...)
+		b = appendJSON(b, kv[1])
+	}
+	b = append(b, `,"model":`...)
+	b = strconv.AppendBool(b, r.Model)
+	b = append(b, `,"disabled":`...)
+	b = strconv.AppendBool(b, r.Disabled)
+	b = append(b, `,"status":`...)
+	b = appendJSON(b, r.Status)
+	b = append(b, `,"reason":`...)
+	b = appendJSON(b, r.Reason)
+	if r.Crash != "" {
+		b = append(b, `,"crash":`...)
+		b = appendJSON(b, r.Crash)
+	}
+	return b
+}
+
+func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
+	if b == nil {
+		b = make([]byte, 0, 40+len(r.Task)+len(shared)+len(r.File))
+	}
+	b = append(b, "\n  {\"task\":"...)
+	b = appendJSON(b, r.Task)
+	b = append(b, shared...)
+	b = append(b, `,"file":`...)
+	b = appendJSON(b, r.File)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	return append(b, '}')
+}
+
+// head opens the document: the format version, the time it was taken
+// (left out when the writer has none), the tasks.
+func (j *jsonWriter) head() {
+	j.w.WriteString(`{"version":` + strconv.Itoa(FormatVersion))
+	if !j.now.IsZero() {
+		j.w.WriteString(`,"generatedAt":"` + j.now.UTC().Format(time.RFC3339) + `"`)
+	}
+	j.w.WriteString(`,"tasks":[`)
+}
+
+func appendJSON(b []byte, s string) []byte { return report.AppendJSONString(b, s) }
+
+func (j *jsonWriter) End(t *Totals) error {
+	if j.n == 0 {
+		j.head()
+	} else {
+		j.w.WriteString("\n")
+	}
+	bad := j.bad
+	if bad == nil {
+		bad = []Unreadable{}
+	}
+	rest, err := json.Marshal(struct {
+		Unreadable []Unreadable `json:"unreadable"`
+		Groups     any          `json:"groups"`
+		Summary    any          `json:"summary"`
+	}{bad, map[string]any{
+		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
+		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
+	}, map[string]any{
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ReadyNeedsZeroFileSinks, "byStatus": statusCounts(t),
+	}})
+	if err != nil {
+		return err
+	}
+	j.w.WriteString("],")
+	j.w.Write(rest[1:])
+	j.w.WriteString("\n")
+	return j.w.Flush()
+}
+
+// statusCounts has every status, zero or not.
+func statusCounts(t *Totals) map[string]int {
+	m := map[string]int{}
+	for _, s := range Statuses {
+		m[s] = t.ByStatus[s]
+	}
+	return m
+}

@@ -1,0 +1,101 @@
+package census
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"schedtool/report"
+)
+
+// A census is written by one Writer per format, one file per format
+// (table.go: table and wide, json.go, csv.go, markdown.go, html.go), as report/ does.
+
+// Writer writes a census in one format: Row and Unreadable as they come,
+// then End once.
+type Writer interface {
+	Row(r *Row)
+	Unreadable(u *Unreadable)
+	End(t *Totals) error
+}
+
+// Renderer is a Writer whose rows can be rendered ahead, on the workers
+// that read them: Render appends a row's bytes, RowBytes writes them (in
+// order) instead of Row.
+//
+// Shared renders what a row has in common with the other rows of its
+// verdict (everything but task, file and line); RenderShared renders a
+// row around those bytes.
+type Renderer interface {
+	Writer
+	Render(b []byte, r *Row) []byte
+	Shared(r *Row) []byte
+	RenderShared(b []byte, r *Row, shared []byte) []byte
+	RowBytes(b []byte)
+}
+
+// Formats lists the format names.
+var Formats = []string{"table", "wide", "json", "csv", "markdown", "html"}
+
+// Options are what a census document says beyond its rows and totals.
+type Options struct {
+	// Now is the instant the census is taken at (json's generatedAt,
+	// the last point of a burndown); the zero time leaves it out.
+	Now time.Time
+	// History are earlier censuses (ReadSnapshot), for a burndown.
+	History []Snapshot
+}
+
+// NewWriter returns a writer of a format to w. A format that has no place
+// for unreadable inputs (csv: one row per task) lists them on errw.
+func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	switch format {
+	case "table":
+		return &tableWriter{w: bw}, nil
+	case "wide":
+		return &wideWriter{w: bw, tw: tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)}, nil
+	case "json":
+		return &jsonWriter{w: bw, now: opts.Now}, nil
+	case "csv":
+		return newCSV(bw, errw), nil
+	case "html":
+		return newHTML(bw, opts), nil
+	case "markdown":
+		return &markdownWriter{w: bw, history: burndownOf(opts), now: opts.Now}, nil
+	}
+	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// SummaryLine is the census in one sentence.
+func SummaryLine(t *Totals) string {
+	disabled := ""
+	if t.Disabled > 0 {
+		disabled = fmt.Sprintf(" (%d disabled)", t.Disabled)
+	}
+	crashing := ""
+	if t.Crashing > 0 {
+		crashing = fmt.Sprintf(" (%d whose connector schedule crashes it within 366 days: migrate them first)", t.Crashing)
+	}
+	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s, %d unreadable %s",
+		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+}
+
+// kept is a writer's list of the unreadable inputs it is handed (the
+// census hands over the first MaxUnreadableListed).
+type kept struct{ bad []Unreadable }
+
+func (k *kept) Unreadable(u *Unreadable) { k.bad = append(k.bad, *u) }
+
+// listUnreadable lists the unreadable inputs kept, of total, a line each.
+func listUnreadable(w io.Writer, bad []Unreadable, total int) {
+	for _, u := range bad {
+		fmt.Fprintf(w, "  %s:%d:%d: %s\n", report.Escape(u.File), u.Line, u.Column, report.Escape(u.Message))
+	}
+	if more := total - len(bad); more > 0 {
+		fmt.Fprintf(w, "  ... and %d more (the first %d are listed)\n", more, len(bad))
+	}
+}

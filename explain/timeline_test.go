@@ -1,0 +1,110 @@
+package explain
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"schedtool/catalog"
+	"schedtool/plan"
+	"schedtool/schedule/connector"
+)
+
+// load finds one materialization in a catalog path.
+func load(t *testing.T, path, name string) *catalog.Materialization {
+	t.Helper()
+	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range catalog.Load(inputs, catalog.DefaultOptions()).Materializations {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("no %s in %s", name, path)
+	return nil
+}
+
+func planner(at time.Time) *plan.Planner {
+	return &plan.Planner{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(at)}
+}
+
+// An alternating schedule across the autumn DST change: the lanes are
+// explain's own commits, one transition, an equivalent migration.
+func TestTimelineAcrossDST(t *testing.T) {
+	at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC)
+	m := load(t, "../fixtures/catalog", "acmeCo/warehouse/materialize-iceberg")
+	tl := TimelineOf(m, planner(at), at, 7)
+	if len(tl.DST) != 1 || !tl.DST[0].Equal(time.Date(2026, 11, 1, 7, 0, 0, 0, time.UTC)) {
+		t.Errorf("DST %v", tl.DST)
+	}
+	if tl.Verdict == nil || !tl.Verdict.Equivalent() || tl.ModelFrom != "migrate" {
+		t.Errorf("verdict %+v, model from %q", tl.Verdict, tl.ModelFrom)
+	}
+	e := Explain(m, planner(at), at, 10)
+	for i, c := range e.Next {
+		if i >= len(tl.Acks) || tl.Acks[i].UTC().Format(time.RFC3339) != c.UTC {
+			t.Fatalf("ack %d: %v, explain says %s", i, tl.Acks[:min(i+1, len(tl.Acks))], c.UTC)
+		}
+	}
+	// Five weekdays of fast windows in each lane, 07:00-19:00 Chicago.
+	if len(tl.ConnFast) != 5 || len(tl.ModelFast) != 5 {
+		t.Errorf("fast windows: connector %d, model %d", len(tl.ConnFast), len(tl.ModelFast))
+	}
+	if got := tl.ModelFast[0].From.In(tl.Loc).Format("15:04"); got != "07:00" {
+		t.Errorf("the first window starts at %s local", got)
+	}
+	if !strings.Contains(strings.Join(tl.Caption(), " "), "Migration equivalent") {
+		t.Errorf("caption %q", tl.Caption())
+	}
+}
+
+// A schedule that crashes its connector: the crash range is drawn and
+// the acknowledgements stop where the connector panics.
+func TestTimelineCrash(t *testing.T) {
+	at := time.Date(2026, 10, 24, 12, 0, 0, 0, time.UTC)
+	m := load(t, "../cmd/schedtool/testdata/inputs/crash/flow.yaml", "acmeCo/crash/materialize-snowflake")
+	tl := TimelineOf(m, planner(at), at, 7)
+	if len(tl.Crashes) != 1 || !tl.Crashes[0].To.Equal(time.Date(2026, 10, 26, 14, 0, 0, 1, time.UTC)) && !tl.Crashes[0].To.Equal(time.Date(2026, 10, 26, 14, 0, 0, 0, time.UTC)) {
+		t.Errorf("crashes %v", tl.Crashes)
+	}
+	if tl.AcksStop.IsZero() || tl.AcksStop.Before(tl.Crashes[0].From) || !tl.AcksStop.Before(tl.Crashes[0].To) {
+		t.Errorf("acks stop at %v", tl.AcksStop)
+	}
+	if len(tl.Commits) == 0 {
+		t.Error("no runtime commits")
+	}
+}
+
+// The SVG is well-formed XML however hostile the task name, and shows it
+// escaped.
+func TestTimelineSVGHostileName(t *testing.T) {
+	at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC)
+	m := load(t, "../fixtures/catalog", "acmeCo/warehouse/materialize-iceberg")
+	tl := TimelineOf(m, planner(at), at, 2)
+	tl.Task = "<script>alert(1)</script>\"'&\u202e\x1b[2J"
+	for name, write := range map[string]func(io.Writer, *Timeline) error{"svg": WriteSVG, "html": WriteHTML} {
+		var out bytes.Buffer
+		if err := write(&out, &tl); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if strings.Contains(s, "<script") || strings.Contains(s, "\u202e") || strings.Contains(s, "\x1b") {
+			t.Errorf("%s holds the name raw", name)
+		}
+		if name == "svg" {
+			dec := xml.NewDecoder(&out)
+			for {
+				if _, err := dec.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("svg is not XML: %v", err)
+				}
+			}
+		}
+	}
+}
