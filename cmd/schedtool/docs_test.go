@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"schedtool/finding"
 )
@@ -306,6 +311,110 @@ func TestRulesDoc(t *testing.T) {
 	for id := range known {
 		if !documented[id] {
 			t.Errorf("docs/rules.md has no section for rule %s", id)
+		}
+	}
+}
+
+// workflow is the part of a GitHub Actions workflow the test reads.
+type workflow struct {
+	Jobs map[string]struct {
+		Steps []struct {
+			Name string `yaml:"name"`
+			Uses string `yaml:"uses"`
+			Run  string `yaml:"run"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestCIWorkflow reads the GitHub Actions workflow of docs/ci.md and runs
+// each `run:` command but schedtool's install with bash as GitHub does
+// (bash -e -o pipefail, $GITHUB_STEP_SUMMARY a file), the built binary on
+// PATH, in a copy of the shipped catalog. The fixtures trigger every
+// rule, so validate's step fails, as it should; the reporting steps pass
+// and write what GitHub reads: annotations, a SARIF log, the summary.
+func TestCIWorkflow(t *testing.T) {
+	blocks := fenced(string(mustRead(t, "../../docs/ci.md")), "yaml")
+	if len(blocks) == 0 {
+		t.Fatal("docs/ci.md has no yaml block")
+	}
+	var wf workflow
+	if err := yaml.Unmarshal([]byte(blocks[0]), &wf); err != nil || len(wf.Jobs) == 0 {
+		t.Fatalf("docs/ci.md: the first yaml block is no workflow: %v", err)
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not on PATH")
+	}
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	env := append(os.Environ(), "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"), "GITHUB_STEP_SUMMARY="+summary)
+
+	// want is each command's exit code on the fixtures, and a check of
+	// what it wrote.
+	want := map[string]struct {
+		code  int
+		check func(stdout string) string
+	}{
+		"schedtool validate -o github .": {2, func(out string) string {
+			if !strings.Contains(out, "::error file=acmeCo/lake/flow.yaml,line=43,col=11,title=invalid-connector-schedule::") {
+				return "no ::error annotation"
+			}
+			return ""
+		}},
+		"schedtool validate -o sarif --fail-on info . > schedtool.sarif || [ $? -eq 2 ]": {0, func(string) string {
+			var log struct {
+				Version string `json:"version"`
+				Runs    []struct {
+					Results []any `json:"results"`
+				} `json:"runs"`
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "schedtool.sarif"))
+			if err == nil {
+				err = json.Unmarshal(b, &log)
+			}
+			if err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+				return fmt.Sprintf("schedtool.sarif is no SARIF 2.1.0 log with results: %v", err)
+			}
+			return ""
+		}},
+		`schedtool census -o markdown . >> "$GITHUB_STEP_SUMMARY"`: {0, func(string) string {
+			b, _ := os.ReadFile(summary)
+			if !strings.Contains(string(b), "| status | tasks |") {
+				return "the job summary has no census table:\n" + string(b)
+			}
+			return ""
+		}},
+		"schedtool census --fail-if-remaining .": {2, nil},
+	}
+	ran := map[string]bool{}
+	for name, job := range wf.Jobs {
+		for _, step := range job.Steps {
+			run := strings.TrimSpace(step.Run)
+			if run == "" || strings.Contains(run, "go install ./cmd/schedtool") {
+				continue // an action, or the install: the test built schedtool
+			}
+			w, ok := want[run]
+			if !ok {
+				t.Errorf("docs/ci.md: job %s runs %q, which this test does not know: add it to want", name, run)
+				continue
+			}
+			ran[run] = true
+			cmd := exec.Command(bash, "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", run)
+			cmd.Dir, cmd.Env = dir, env
+			r := execRun(t, cmd)
+			if r.code != w.code {
+				t.Errorf("docs/ci.md: %q exited %d, want %d\n%s", run, r.code, w.code, r.stderr)
+			}
+			if w.check != nil {
+				if msg := w.check(r.stdout); msg != "" {
+					t.Errorf("docs/ci.md: %q: %s", run, msg)
+				}
+			}
+		}
+	}
+	for run := range want {
+		if !ran[run] {
+			t.Errorf("docs/ci.md: the workflow no longer runs %q", run)
 		}
 	}
 }
