@@ -123,10 +123,12 @@ func TestShellCommands(t *testing.T) {
 func commandTreeError(args []string) error {
 	root := newRoot(Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
 	root.InitDefaultCompletionCmd()
+	root.InitDefaultVersionFlag()
 	cmd, rest, err := root.Find(args)
 	if err != nil {
 		return err
 	}
+	cmd.InitDefaultHelpFlag() // as cobra adds them when it runs
 	return cmd.ParseFlags(rest)
 }
 
@@ -139,6 +141,8 @@ func TestCommandTreeError(t *testing.T) {
 		{[]string{"migrate", "--write", "--limit", "10", "."}, true},
 		{[]string{"validate", "-o", "github", "."}, true},
 		{[]string{"completion", "bash"}, true},
+		{[]string{"--version"}, true},
+		{[]string{"migrate", "--help"}, true},
 		{[]string{"census", "--no-such-flag", "."}, false},
 		{[]string{"migrate", "--limit", "ten", "."}, false},
 	} {
@@ -163,11 +167,24 @@ func runShown(t *testing.T, doc, dir string, args []string) {
 	}
 }
 
-// TestReadmeCommands runs the README's set-up commands and its quick
-// start, this on a copy of the shipped catalog standing in for the
+// TestReadmeCommands runs the README's install, set-up commands and its
+// quick start, this on a copy of the shipped catalog standing in for the
 // user's: every schedtool command shown, in order.
 func TestReadmeCommands(t *testing.T) {
 	readme := string(mustRead(t, "../../README.md"))
+
+	for _, block := range fenced(section(t, readme, "## Install"), "sh") {
+		for _, c := range shellCommands(block) {
+			switch {
+			case c[0] == "schedtool":
+				runShown(t, "README install", "../..", c[1:])
+			case len(c) > 2 && c[0] == "go" && c[1] == "install" && c[2] == "./cmd/schedtool":
+				// The test built the same package.
+			default:
+				t.Errorf("README install: %q is neither go install ./cmd/schedtool nor schedtool", c)
+			}
+		}
+	}
 
 	var ran int
 	for _, block := range fenced(section(t, readme, "## Set up"), "sh") {
