@@ -65,9 +65,9 @@ func TestPreCommitHook(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(work, ".pre-commit-home"),
-		"GOMODCACHE="+strings.TrimSpace(string(modcache)), "NO_COLOR=1")
-	tryRepo := func(files ...string) (string, int) {
+	env := append(os.Environ(), "GOMODCACHE="+strings.TrimSpace(string(modcache)), "NO_COLOR=1",
+		"PRE_COMMIT_HOME="+t.TempDir())
+	tryRepo := func(t *testing.T, files ...string) (string, int) {
 		args := append([]string{"try-repo", repo, "schedtool-validate", "--color", "never", "--files"}, files...)
 		cmd := exec.Command("pre-commit", args...)
 		cmd.Dir = work
@@ -82,15 +82,23 @@ func TestPreCommitHook(t *testing.T) {
 		return string(out), code
 	}
 
-	out, code := tryRepo("good.flow.yaml", "notes.yaml")
-	if code != 0 || !strings.Contains(out, "Passed") {
-		t.Errorf("the hook on a good catalog source (and a YAML file that is none): exit %d, want 0\n%s", code, out)
-	}
-	out, code = tryRepo("bad.flow.yaml", "notes.yaml")
-	if code != 1 || !strings.Contains(out, "Failed") || !strings.Contains(out, "bad.flow.yaml:12:11: error invalid-sync-schedule") {
-		t.Errorf("the hook on a bad catalog source: exit %d, want 1 with its finding\n%s", code, out)
-	}
-	if strings.Contains(out, "notes.yaml") {
-		t.Errorf("the hook gave schedtool a file that is no catalog source:\n%s", out)
-	}
+	// Each try-repo builds schedtool in a store of its own: the two run
+	// side by side.
+	t.Run("good", func(t *testing.T) {
+		t.Parallel()
+		out, code := tryRepo(t, "good.flow.yaml", "notes.yaml")
+		if code != 0 || !strings.Contains(out, "Passed") {
+			t.Errorf("the hook on a good catalog source (and a YAML file that is none): exit %d, want 0\n%s", code, out)
+		}
+	})
+	t.Run("bad", func(t *testing.T) {
+		t.Parallel()
+		out, code := tryRepo(t, "bad.flow.yaml", "notes.yaml")
+		if code != 1 || !strings.Contains(out, "Failed") || !strings.Contains(out, "bad.flow.yaml:12:11: error invalid-sync-schedule") {
+			t.Errorf("the hook on a bad catalog source: exit %d, want 1 with its finding\n%s", code, out)
+		}
+		if strings.Contains(out, "notes.yaml") {
+			t.Errorf("the hook gave schedtool a file that is no catalog source:\n%s", out)
+		}
+	})
 }
