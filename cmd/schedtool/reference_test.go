@@ -45,10 +45,12 @@ var referenceDirs = map[string]func(*cobra.Command, string) error{
 var referenceDate = time.Date(2026, time.December, 1, 0, 0, 0, 0, time.UTC)
 
 // referenceRoot is the command tree as a user's schedtool has it,
-// completion included, without the generated-on date footer.
+// completion and --version included, without the generated-on date
+// footer.
 func referenceRoot() *cobra.Command {
 	root := newRoot(Streams{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
 	root.InitDefaultCompletionCmd()
+	root.InitDefaultVersionFlag()
 	var noDate func(*cobra.Command)
 	noDate = func(c *cobra.Command) {
 		c.DisableAutoGenTag = true
