@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"schedtool/catalog"
+	"schedtool/internal/testreq"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
 )
@@ -21,10 +22,7 @@ func sopsBin(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("sops")
 	if err != nil {
-		if os.Getenv("SCHEDTOOL_REQUIRE_SOPS") != "" {
-			t.Fatal("sops is not on PATH (go install github.com/getsops/sops/v3/cmd/sops@v3.13.3)")
-		}
-		t.Skip("sops is not on PATH")
+		testreq.Missing(t, testreq.Sops, "sops is not on PATH (go install github.com/getsops/sops/v3/cmd/sops@v3.13.3)")
 	}
 	return p
 }

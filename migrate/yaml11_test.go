@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"schedtool/internal/testreq"
 )
 
 // YAML 1.1's resolvers (PyYAML's), for the plain scalars a JSON value
@@ -140,17 +142,15 @@ func TestSpecSourceIsStrictYAML11(t *testing.T) {
 
 // TestSpecSourcePyYAML reads the sources with PyYAML, a strict YAML 1.1
 // reader, and compares each with the spec as Python's json reads it.
-// Without python3 and its yaml module it skips, except under CI=true.
+// Without python3 and its yaml module it skips, unless
+// SCHEDTOOL_REQUIRE_PYYAML is set.
 func TestSpecSourcePyYAML(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err == nil {
 		err = exec.Command(py, "-c", "import yaml").Run()
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("python3 with PyYAML is needed under CI=true (apt-get install python3-yaml): %v", err)
-		}
-		t.Skipf("python3 with PyYAML is missing: %v", err)
+		testreq.Missing(t, testreq.PyYAML, "python3 with PyYAML is missing (apt-get install python3-yaml): "+err.Error())
 	}
 	type pair struct{ Name, Spec, Src string }
 	var pairs []pair

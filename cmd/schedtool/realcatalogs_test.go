@@ -10,11 +10,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"schedtool/internal/testreq"
 )
 
 // realCatalogs is ../shared/real-catalogs beside the repository (public
 // catalogs read in place, never copied into the repository), or
-// $SCHEDTOOL_REAL_CATALOGS. Absent, the test skips, but not under CI=true.
+// $SCHEDTOOL_REAL_CATALOGS. Absent, the test skips, unless
+// SCHEDTOOL_REQUIRE_REAL_CATALOGS is set.
 func realCatalogs(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("SCHEDTOOL_REAL_CATALOGS")
@@ -23,11 +26,7 @@ func realCatalogs(t *testing.T) string {
 	}
 	abs, _ := filepath.Abs(dir)
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		msg := abs + " is absent (it is ../shared/real-catalogs beside the repository; set SCHEDTOOL_REAL_CATALOGS to read it elsewhere)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testreq.Missing(t, testreq.RealCatalogs, abs+" is absent (it is ../shared/real-catalogs beside the repository; set SCHEDTOOL_REAL_CATALOGS to read it elsewhere)")
 	}
 	return abs
 }

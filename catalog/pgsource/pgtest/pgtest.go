@@ -22,6 +22,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"schedtool/internal/testreq"
 )
 
 //go:embed schema.sql
@@ -44,16 +46,14 @@ type DB struct {
 }
 
 // Require returns a fresh database for a test, dropped at its end. Without
-// $SCHEDTOOL_TEST_PG the test is skipped, or fails under CI=true (CI must
-// run these tests, .ci/run starts the server).
+// $SCHEDTOOL_TEST_PG the test is skipped, or fails when
+// SCHEDTOOL_REQUIRE_PG is set (CI must run these tests: .ci/run starts the
+// server and sets it).
 func Require(t testing.TB) *DB {
 	t.Helper()
 	super := os.Getenv(EnvVar)
 	if super == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("$%s is not set: CI must run the PostgreSQL tests (.ci/run starts a cluster with scripts/pg-test-cluster)", EnvVar)
-		}
-		t.Skipf("$%s is not set (eval \"$(scripts/pg-test-cluster start)\" starts a throwaway cluster)", EnvVar)
+		testreq.Missing(t, testreq.PG, "$"+EnvVar+` is not set (eval "$(scripts/pg-test-cluster start)" starts a throwaway cluster)`)
 	}
 	db, err := Create(context.Background(), super)
 	if err != nil {
