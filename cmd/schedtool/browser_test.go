@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"schedtool/census"
+	"schedtool/internal/testreq"
 )
 
 // The reports are opened in a real browser (Debian's chromium, headless,
@@ -37,10 +38,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("SCHEDTOOL_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal("chromium is not installed and SCHEDTOOL_REQUIRE_CHROMIUM=1 (apt-get install chromium)")
-	}
-	t.Skip("chromium is not installed: the browser tests skip (set SCHEDTOOL_REQUIRE_CHROMIUM=1 to fail instead)")
+	testreq.Missing(t, testreq.Chromium, "chromium is not installed: the browser tests need it (apt-get install chromium)")
 	return ""
 }
 
