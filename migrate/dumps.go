@@ -10,13 +10,14 @@ import (
 	"path/filepath"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/report"
 )
 
 // dumps migrates every dump input as a stream.
 func (r *runner) dumps(inputs []catalog.Input) error {
-	var outFile *Stream
+	var outFile *groupwrite.Stream
 	var pub *pubTree
 	if r.opts.Mode == OutTree {
 		pub = newPubTree(r.opts.Out)
@@ -31,7 +32,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	}
 	if r.opts.Mode == OutFile {
 		var err error
-		if outFile, err = CreateStream(r.opts.Out); err != nil {
+		if outFile, err = groupwrite.CreateStream(r.opts.Out, r.opts.Hooks); err != nil {
 			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 	}
@@ -118,7 +119,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			pub.abort()
 		} else {
 			r.commitTree(pub)
-			if sig := Interrupted(); sig != nil {
+			if sig := groupwrite.Interrupted(); sig != nil {
 				r.stopped = sig
 			}
 		}
@@ -134,7 +135,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			return cerr
 		}
 		written.Add(1)
-		if sig := Interrupted(); sig != nil {
+		if sig := groupwrite.Interrupted(); sig != nil {
 			r.stopped = sig
 		}
 	}
@@ -181,8 +182,8 @@ func (r *runner) commitTree(pub *pubTree) {
 	}
 	// The sources and the index are one group: a signal during it lets
 	// the whole tree finish (the run stops after it, Interrupted).
-	beginCommit()
-	defer endCommit()
+	groupwrite.BeginCommit()
+	defer groupwrite.EndCommit()
 	failed := false
 	pub.commit(func(dst string, err error) {
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/finding"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/report"
 )
@@ -39,6 +40,8 @@ type RunOptions struct {
 	// Force lets OutTree replace the sources already in its directory
 	// (the command checks the directory; without it, nothing is replaced).
 	Force bool
+	// Hooks inject faults into the writes (tests); the zero value has none.
+	Hooks groupwrite.Hooks
 }
 
 // Summary is what a run did.

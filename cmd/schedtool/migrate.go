@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/migrate"
 	"schedtool/plan"
 	"schedtool/report"
@@ -406,14 +407,14 @@ func (o *migrateOptions) Run() error {
 // process ends at once, its temp files removed; during them the group
 // finishes and the run stops after it. stop ends the handling.
 func (o *migrateOptions) handleSignals() (stop func()) {
-	migrate.ResetInterrupt()
+	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-sigs:
-			migrate.OnSignal(sig, func() {
+			groupwrite.OnSignal(sig, func() {
 				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
 				os.Exit(exitCode(e, o.Err))
 			})
