@@ -15,8 +15,14 @@ import (
 	"schedtool/schedule/connector"
 )
 
-// Statuses in the order they are decided.
-var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", "needs-review"}
+// Statuses in the order they are decided. ReadyNeedsFlag is ready's
+// second row, counted apart: a file sink migrate converts only with
+// --zero-file-sinks (SPEC 8).
+var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
+
+// ReadyNeedsFlag is the status of a V2 file sink that migrate converts
+// once given --zero-file-sinks.
+const ReadyNeedsFlag = "ready (needs --zero-file-sinks)"
 
 // Row is one materialization on a scheduling image.
 type Row struct {
@@ -158,7 +164,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	} else {
 		r.Delay = "unknown"
 	}
-	if r.Status == "conflict" || r.Status == "migrated" || r.Status == "unaffected" || r.Status == "ready" {
+	if r.Status == "conflict" || r.Status == "migrated" || r.Status == "unaffected" || r.Status == "ready" || r.Status == ReadyNeedsFlag {
 		r.Reason = ""
 	}
 	if r.Status == "needs-review" && r.Reason == "" {
@@ -183,6 +189,9 @@ func status(d plan.Decision) string {
 	}
 	if d.Action == plan.Migrate {
 		return "ready"
+	}
+	if plan.NeedsZeroFileSinks(d.Action, d.Reason) {
+		return ReadyNeedsFlag
 	}
 	return "needs-review"
 }

@@ -111,6 +111,7 @@ func (r *runner) writeGroup(g group, puts []*Put) {
 			written.Add(1)
 			if len(g.files[i].Tasks) > 0 { // a changed file, not a copy (--out)
 				r.sum.Written++
+				r.wrote = append(r.wrote, p.Path)
 				if r.json != nil {
 					r.json.file(p.Path, "written", "")
 				}

@@ -135,6 +135,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			return cerr
 		}
 		written.Add(1)
+		r.wrote = append(r.wrote, r.opts.Out)
 		if sig := groupwrite.Interrupted(); sig != nil {
 			r.stopped = sig
 		}
@@ -144,11 +145,17 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 
 // line is a task in a list of notes: name, disabled, place, reason.
 func (t *Task) line() string {
+	return t.where() + ": " + report.Escape(t.Reason)
+}
+
+// where is a task in a list of notes without its reason: name, disabled,
+// place.
+func (t *Task) where() string {
 	s := report.Escape(t.Task)
 	if t.Disabled {
 		s += " [disabled]"
 	}
-	return fmt.Sprintf("%s (%s:%d): %s", s, report.Escape(t.File), t.Line, report.Escape(t.Reason))
+	return fmt.Sprintf("%s (%s:%d)", s, report.Escape(t.File), t.Line)
 }
 
 // publish writes a migrated row's spec as its own catalog source under
@@ -192,6 +199,7 @@ func (r *runner) commitTree(pub *pubTree) {
 			return
 		}
 		r.sum.Written++
+		r.wrote = append(r.wrote, dst)
 		if r.json != nil {
 			r.json.file(dst, "written", "")
 		}
@@ -204,6 +212,7 @@ func (r *runner) commitTree(pub *pubTree) {
 		r.fail(dst, err.Error())
 		return
 	}
+	r.wrote = append(r.wrote, dst)
 	r.published = &Publish{Each: PublishEach(filepath.Join(r.opts.Out, "<name>", "flow.yaml")), All: PublishAll(r.opts.Out)}
 	if r.json != nil {
 		r.json.file(dst, "written", fmt.Sprintf("imports %d %s", len(pub.order), report.Plural(len(pub.order), "source", "sources")))
