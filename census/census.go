@@ -15,8 +15,14 @@ import (
 	"schedtool/schedule/connector"
 )
 
-// Statuses in the order they are decided.
-var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", "needs-review"}
+// Statuses in the order they are decided. ReadyNeedsFlag is ready's
+// second row, counted apart: a file sink migrate converts only with
+// --zero-file-sinks (SPEC 8).
+var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
+
+// ReadyNeedsFlag is the status of a V2 file sink that migrate converts
+// once given --zero-file-sinks.
+const ReadyNeedsFlag = "ready (needs --zero-file-sinks)"
 
 // Row is one materialization on a scheduling image.
 type Row struct {
@@ -73,11 +79,8 @@ type Unreadable struct {
 // groups, not of rows.
 type Totals struct {
 	Tasks, Remaining, Unreadable, Disabled, Crashing int
-	// ReadyNeedsZeroFileSinks counts the ready file sinks: their
-	// migration zeroes the connector only with --zero-file-sinks.
-	ReadyNeedsZeroFileSinks                        int
-	ByStatus, ByImage, ByKind, ByRuntime, ByFamily map[string]int
-	RemainingByImage                               map[string]int
+	ByStatus, ByImage, ByKind, ByRuntime, ByFamily   map[string]int
+	RemainingByImage                                 map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
 }
@@ -97,9 +100,6 @@ func (t *Totals) addN(r *Row, n int) {
 	}
 	if r.Crash != "" {
 		t.Crashing += n
-	}
-	if r.Status == "ready" && r.Kind == "file-interval" {
-		t.ReadyNeedsZeroFileSinks += n
 	}
 	t.ByStatus[r.Status] += n
 	t.ByImage[r.Image] += n
@@ -176,7 +176,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	} else {
 		r.Delay = "unknown"
 	}
-	if r.Status == "conflict" || r.Status == "migrated" || r.Status == "unaffected" || r.Status == "ready" {
+	if r.Status == "conflict" || r.Status == "migrated" || r.Status == "unaffected" || r.Status == "ready" || r.Status == ReadyNeedsFlag {
 		r.Reason = ""
 	}
 	if r.Status == "needs-review" && r.Reason == "" {
@@ -201,6 +201,9 @@ func status(d plan.Decision) string {
 	}
 	if d.Action == plan.Migrate {
 		return "ready"
+	}
+	if plan.NeedsZeroFileSinks(d.Action, d.Reason) {
+		return ReadyNeedsFlag
 	}
 	return "needs-review"
 }

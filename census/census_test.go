@@ -77,6 +77,12 @@ func TestStatuses(t *testing.T) {
 		{"ready: alternating", mat("a/ra", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "ready", "alternating", "4h"},
 		{"ready: Local timezone on V2 (the container's UTC)", mat("a/l", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Local, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "ready", "alternating", "4h"},
 		{"ready: a top-level SyncSchedule is read", mat("a/fold", `"true"`, "", sf, `{SyncSchedule: {syncFrequency: 0s}}`), "unaffected", "zero", "0s"},
+		// A V2 file sink converts only with --zero-file-sinks, which census
+		// has not: its own status, counted apart (SPEC 8).
+		{"ready (needs --zero-file-sinks): a V2 file sink", mat("a/f", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), ReadyNeedsFlag, "file-interval", "15m"},
+		{"ready (needs --zero-file-sinks): an ISO 8601 file sink", mat("a/fi", `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}"), ReadyNeedsFlag, "file-interval", "1h"},
+		{"near miss ready (needs --zero-file-sinks): V1 file sink is blocked-v1", mat("a/f1", "", "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), "blocked-v1", "file-interval", "15m"},
+		{"near miss ready (needs --zero-file-sinks): a sealed file sink interval", mat("a/fr", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`), "needs-review", "sealed", "unknown"},
 		{"needs-review: updateDelay on a current tag", mat("a/ud", `"true"`, "", sf, `{advanced: {updateDelay: null}}`), "needs-review", "invalid", "unknown"},
 		{"needs-review: sealed on V2", mat("a/ns", `"true"`, "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "needs-review", "sealed", "unknown"},
 		{"needs-review: invalid", mat("a/ni", `"true"`, "", sf, "{syncSchedule: {syncFrequency: soon}}"), "needs-review", "invalid", "unknown"},
@@ -100,6 +106,9 @@ func TestStatuses(t *testing.T) {
 			}
 			if tot.Remaining != wantRemaining {
 				t.Errorf("remaining %d", tot.Remaining)
+			}
+			if line := SummaryLine(tot); strings.Contains(line, "--zero-file-sinks") != (r.Status == ReadyNeedsFlag) {
+				t.Errorf("summary %q", line)
 			}
 		})
 	}

@@ -136,6 +136,7 @@ var statusStyle = map[string]struct{ colour, pattern, marker, dash string }{
 	"conflict":     {"#CC79A7", `<path d="M0 0L8 8M8 0L0 8" stroke="#000" stroke-width="1.2"/>`, "diamond", "2 3"},
 	"stacked":      {"#E69F00", `<path d="M0 8L8 0M-2 2L2 -2M6 10L10 6" stroke="#000" stroke-width="1.2"/>`, "triangle", "6 3"},
 	"ready":        {"#009E73", `<circle cx="4" cy="4" r="1.6" fill="#fff"/>`, "circle", "1 3"},
+	ReadyNeedsFlag: {"#F0E442", `<path d="M0 0H8M0 4H8" stroke="#000" stroke-width="0.8"/><circle cx="4" cy="6" r="1.2" fill="#000"/>`, "square", "4 2"},
 	"needs-review": {"#56B4E9", `<path d="M0 4H8" stroke="#000" stroke-width="1.2"/>`, "cross", "8 3 2 3"},
 	"migrated":     {"#0072B2", "", "circle", ""},
 	"unaffected":   {"#BBBBBB", "", "circle", ""},
@@ -198,12 +199,24 @@ func (h *htmlWriter) End(t *Totals) error {
 	return w.Flush()
 }
 
+// statusID is a status as an id of the page: "ready (needs
+// --zero-file-sinks)" has spaces and parentheses, which url(#...) cannot
+// hold.
+func statusID(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
 // writePatterns defines each status's fill once for every chart of the page.
 func writePatterns(w io.Writer) {
 	fmt.Fprint(w, `<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>`)
 	for _, s := range Statuses {
 		st := statusStyle[s]
-		fmt.Fprintf(w, `<pattern id="p-%s" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="%s"/>%s</pattern>`, s, st.colour, st.pattern)
+		fmt.Fprintf(w, `<pattern id="p-%s" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="%s"/>%s</pattern>`, statusID(s), st.colour, st.pattern)
 	}
 	fmt.Fprintln(w, `</defs></svg>`)
 }
@@ -211,7 +224,7 @@ func writePatterns(w io.Writer) {
 func writeLegend(w io.Writer) {
 	fmt.Fprint(w, `<div class="legend" aria-hidden="true">`)
 	for _, s := range RemainingStatuses() {
-		fmt.Fprintf(w, `<span><svg width="16" height="16"><rect width="16" height="16" fill="url(#p-%s)" stroke="#000" stroke-width="0.5"/></svg>%s</span>`, s, s)
+		fmt.Fprintf(w, `<span><svg width="16" height="16"><rect width="16" height="16" fill="url(#p-%s)" stroke="#000" stroke-width="0.5"/></svg>%s</span>`, statusID(s), s)
 	}
 	fmt.Fprintln(w, `</div>`)
 }
@@ -226,7 +239,7 @@ func (h *htmlWriter) headline(t *Totals) {
 		{"tasks", "tasks on scheduling images", t.Tasks, false},
 		{"remaining", "remaining users of connector-side pacing", t.Remaining, false},
 		{"ready", "ready to migrate", t.ByStatus["ready"], false},
-		{"readyNeedsZeroFileSinks", "of the ready, only with --zero-file-sinks", t.ReadyNeedsZeroFileSinks, false},
+		{"readyNeedsZeroFileSinks", "ready with migrate --zero-file-sinks", t.ByStatus[ReadyNeedsFlag], false},
 		{"needs-review", "need review", t.ByStatus["needs-review"], false},
 		{"blocked-v1", "blocked on the V1 runtime", t.ByStatus["blocked-v1"], false},
 		{"crashing", "crashing (connector panics within 366 days)", t.Crashing, t.Crashing > 0},
@@ -287,7 +300,7 @@ func (h *htmlWriter) bars(group, heading string, m map[string]*perStatus, oldest
 				continue
 			}
 			bw := float64(v) / float64(top) * barWidth
-			fmt.Fprintf(w, `<rect x="%.2f" y="1" width="%.2f" height="16" fill="url(#p-%s)" stroke="#000" stroke-width="0.5" data-status="%s" data-value="%d"/>`, x, bw, s, s, v)
+			fmt.Fprintf(w, `<rect x="%.2f" y="1" width="%.2f" height="16" fill="url(#p-%s)" stroke="#000" stroke-width="0.5" data-status="%s" data-value="%d"/>`, x, bw, statusID(s), s, v)
 			x += bw
 		}
 		fmt.Fprintf(w, `</svg><div class="split">%s</div></td>`, esc(strings.Join(split, " · ")))

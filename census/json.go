@@ -105,7 +105,7 @@ func (j *jsonWriter) End(t *Totals) error {
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
 	}, map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ReadyNeedsZeroFileSinks, "byStatus": statusCounts(t),
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
 	}})
 	if err != nil {
 		return err

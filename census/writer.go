@@ -80,8 +80,12 @@ func SummaryLine(t *Totals) string {
 	if t.Crashing > 0 {
 		crashing = fmt.Sprintf(" (%d whose connector schedule crashes it within 366 days: migrate them first)", t.Crashing)
 	}
-	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s, %d unreadable %s",
-		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+	flag := ""
+	if n := t.ByStatus[ReadyNeedsFlag]; n > 0 {
+		flag = fmt.Sprintf(" (%d %s ready only with migrate --zero-file-sinks)", n, report.Plural(n, "file sink", "file sinks"))
+	}
+	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s%s, %d unreadable %s",
+		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, flag, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
 }
 
 // kept is a writer's list of the unreadable inputs it is handed (the

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/report"
 )
 
@@ -77,7 +78,7 @@ func (r *runner) staleTemps(files []*File) {
 		if err != nil {
 			continue
 		}
-		for _, t := range tempsBeside(real) {
+		for _, t := range groupwrite.TempsBeside(real) {
 			r.note("schedtool: %s: a temp file left by a schedtool run that was killed; nothing uses it, remove it once no other run is writing", report.Escape(t))
 		}
 	}
@@ -99,10 +100,10 @@ func (r *runner) writeGroup(g group, puts []*Put) {
 		r.notWritten(puts, "", g.err)
 		return
 	}
-	if err := WriteGroup(puts); err != nil {
-		ge, _ := err.(*GroupError)
+	if err := groupwrite.WriteGroup(puts, r.opts.Hooks); err != nil {
+		ge, _ := err.(*groupwrite.GroupError)
 		if ge == nil {
-			ge = &GroupError{Path: puts[0].Path, Err: err}
+			ge = &groupwrite.GroupError{Path: puts[0].Path, Err: err}
 		}
 		r.notWritten(puts, ge.Path, ge.Error())
 	} else {
@@ -110,13 +111,14 @@ func (r *runner) writeGroup(g group, puts []*Put) {
 			written.Add(1)
 			if len(g.files[i].Tasks) > 0 { // a changed file, not a copy (--out)
 				r.sum.Written++
+				r.wrote = append(r.wrote, p.Path)
 				if r.json != nil {
 					r.json.file(p.Path, "written", "")
 				}
 			}
 		}
 	}
-	if sig := Interrupted(); sig != nil {
+	if sig := groupwrite.Interrupted(); sig != nil {
 		r.stopped = sig
 	}
 }

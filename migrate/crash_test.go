@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
 )
@@ -25,11 +26,12 @@ func TestCrashHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("only run as the child of TestCrashAtomicWrites")
 	}
+	var hooks groupwrite.Hooks
 	if at, _ := strconv.Atoi(os.Getenv("SCHEDTOOL_CRASH_KILL_AT_RENAME")); at > 0 {
 		// Die by SIGKILL just before the at-th rename of a shared.yaml:
 		// the last file of its group, so the group is half renamed.
 		renames := 0
-		fault = func(step, path string) error {
+		hooks.Fault = func(step, path string) error {
 			if step == "rename" && filepath.Base(path) == "shared.yaml" {
 				if renames++; renames == at {
 					syscall.Kill(os.Getpid(), syscall.SIGKILL)
@@ -39,13 +41,16 @@ func TestCrashHelper(t *testing.T) {
 			return nil
 		}
 	}
-	sum, err := crashRun(dir)
+	sum, err := hookedRun(dir, hooks)
 	if err != nil || !sum.OK() {
 		t.Fatalf("%v %+v", err, sum)
 	}
 }
 
-func crashRun(dir string) (*Summary, error) {
+func crashRun(dir string) (*Summary, error) { return hookedRun(dir, groupwrite.Hooks{}) }
+
+// hookedRun is crashRun with the writes' faults injected by h.
+func hookedRun(dir string, h groupwrite.Hooks) (*Summary, error) {
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
 	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
@@ -53,7 +58,7 @@ func crashRun(dir string) (*Summary, error) {
 		return nil, err
 	}
 	var out, errb bytes.Buffer
-	return mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write, Quiet: true}, &out, &errb)
+	return mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write, Quiet: true, Hooks: h}, &out, &errb)
 }
 
 const crashFiles = 1000
@@ -181,7 +186,7 @@ func TestCrashGroups(t *testing.T) {
 	want := snapshot(t, ref)
 	check := func(round int) (migrated, stacked int) {
 		for name, content := range snapshot(t, dir) {
-			if IsTemp(name) {
+			if groupwrite.IsTemp(name) {
 				continue // a SIGKILL leaves its temp files; nothing else can
 			}
 			if content != old[name] && content != want[name] {
@@ -252,8 +257,27 @@ func TestCrashGroups(t *testing.T) {
 		t.Fatalf("after the last run: %d of %d tasks migrated", m, tasks)
 	}
 	for name, content := range snapshot(t, dir) {
-		if !IsTemp(name) && content != want[name] {
+		if !groupwrite.IsTemp(name) && content != want[name] {
 			t.Errorf("%s differs from a migration in one go:\n%s", name, content)
 		}
 	}
+}
+
+// A run over a catalog whose file is replaced between read and write:
+// that file is reported and kept, the exit is a failure, no temp is left.
+func TestRunReportsAFileReplacedBeforeTheWrite(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	os.WriteFile(p, []byte(crashSource(1)), 0o644)
+	sum, err := hookedRun(dir, groupwrite.Hooks{BeforeRename: func(target string) { os.WriteFile(target, []byte("# edited by hand\n"), 0o644) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 1 || sum.OK() {
+		t.Errorf("summary %+v, want one failed file", sum)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "# edited by hand\n" {
+		t.Errorf("content %q", b)
+	}
+	noTemps(t, dir)
 }

@@ -10,13 +10,14 @@ import (
 	"path/filepath"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/report"
 )
 
 // dumps migrates every dump input as a stream.
 func (r *runner) dumps(inputs []catalog.Input) error {
-	var outFile *Stream
+	var outFile *groupwrite.Stream
 	var pub *pubTree
 	if r.opts.Mode == OutTree {
 		pub = newPubTree(r.opts.Out)
@@ -31,7 +32,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	}
 	if r.opts.Mode == OutFile {
 		var err error
-		if outFile, err = CreateStream(r.opts.Out); err != nil {
+		if outFile, err = groupwrite.CreateStream(r.opts.Out, r.opts.Hooks); err != nil {
 			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 	}
@@ -118,7 +119,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			pub.abort()
 		} else {
 			r.commitTree(pub)
-			if sig := Interrupted(); sig != nil {
+			if sig := groupwrite.Interrupted(); sig != nil {
 				r.stopped = sig
 			}
 		}
@@ -134,7 +135,8 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			return cerr
 		}
 		written.Add(1)
-		if sig := Interrupted(); sig != nil {
+		r.wrote = append(r.wrote, r.opts.Out)
+		if sig := groupwrite.Interrupted(); sig != nil {
 			r.stopped = sig
 		}
 	}
@@ -143,11 +145,17 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 
 // line is a task in a list of notes: name, disabled, place, reason.
 func (t *Task) line() string {
+	return t.where() + ": " + report.Escape(t.Reason)
+}
+
+// where is a task in a list of notes without its reason: name, disabled,
+// place.
+func (t *Task) where() string {
 	s := report.Escape(t.Task)
 	if t.Disabled {
 		s += " [disabled]"
 	}
-	return fmt.Sprintf("%s (%s:%d): %s", s, report.Escape(t.File), t.Line, report.Escape(t.Reason))
+	return fmt.Sprintf("%s (%s:%d)", s, report.Escape(t.File), t.Line)
 }
 
 // publish writes a migrated row's spec as its own catalog source under
@@ -181,8 +189,8 @@ func (r *runner) commitTree(pub *pubTree) {
 	}
 	// The sources and the index are one group: a signal during it lets
 	// the whole tree finish (the run stops after it, Interrupted).
-	beginCommit()
-	defer endCommit()
+	groupwrite.BeginCommit()
+	defer groupwrite.EndCommit()
 	failed := false
 	pub.commit(func(dst string, err error) {
 		if err != nil {
@@ -191,6 +199,7 @@ func (r *runner) commitTree(pub *pubTree) {
 			return
 		}
 		r.sum.Written++
+		r.wrote = append(r.wrote, dst)
 		if r.json != nil {
 			r.json.file(dst, "written", "")
 		}
@@ -203,6 +212,7 @@ func (r *runner) commitTree(pub *pubTree) {
 		r.fail(dst, err.Error())
 		return
 	}
+	r.wrote = append(r.wrote, dst)
 	r.published = &Publish{Each: PublishEach(filepath.Join(r.opts.Out, "<name>", "flow.yaml")), All: PublishAll(r.opts.Out)}
 	if r.json != nil {
 		r.json.file(dst, "written", fmt.Sprintf("imports %d %s", len(pub.order), report.Plural(len(pub.order), "source", "sources")))

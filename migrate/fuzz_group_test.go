@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"schedtool/internal/groupwrite"
 )
 
 // fuzzTree is a catalog generated from shape, one task per byte: which
@@ -109,7 +111,6 @@ func FuzzGroupWrites(f *testing.F) {
 		if len(shape) == 0 || len(shape) > 12 {
 			return
 		}
-		defer func() { fault = nil }()
 		files := fuzzTree(shape)
 		dir := fuzzDir(t)
 		writeTree(t, dir, files)
@@ -121,11 +122,10 @@ func FuzzGroupWrites(f *testing.F) {
 			ref := fuzzDir(t)
 			writeTree(t, ref, files)
 			r.before = taskStates(t, ref)
-			steps := failAt(0, 0)
-			if _, msg, err := writeRun(ref); err != nil {
+			count, steps := failAt(0, 0)
+			if _, msg, err := faultRun(ref, count); err != nil {
 				t.Fatalf("reference run: %v\n%s", err, msg)
 			}
-			fault = nil
 			r.total, r.want, r.after = *steps, snapshot(t, ref), taskStates(t, ref)
 			if len(fuzzRefs) < 10000 {
 				fuzzRefs[string(shape)] = r
@@ -135,14 +135,12 @@ func FuzzGroupWrites(f *testing.F) {
 		if total == 0 {
 			return
 		}
-		failAt(1+int(failStep)%total, int(restore%3))
-		if _, msg, err := writeRun(dir); err != nil {
+		if _, msg, err := faultRun(dir, first(failAt(1+int(failStep)%total, int(restore%3)))); err != nil {
 			t.Fatalf("%v\n%s", err, msg)
 		}
-		fault = nil
 		got := snapshot(t, dir)
 		for name, content := range got {
-			if IsTemp(name) {
+			if groupwrite.IsTemp(name) {
 				t.Fatalf("temp file left: %s", name)
 			}
 			if content != old[name] && content != want[name] {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 )
 
 // group is the files one migration touches, written together: a task's
@@ -135,3 +136,6 @@ func writeOrder(files []*File, idx []int) ([]*File, string) {
 	}
 	return order, ""
 }
+
+// Put is one file of a group to write (outdir.go builds them).
+type Put = groupwrite.Put

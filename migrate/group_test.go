@@ -2,7 +2,6 @@ package migrate
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
 )
@@ -146,6 +146,11 @@ func snapshot(t testing.TB, dir string) map[string]string {
 }
 
 func writeRun(dir string) (*Summary, string, error) {
+	return faultRun(dir, groupwrite.Hooks{})
+}
+
+// faultRun is writeRun with the writes' faults injected by h.
+func faultRun(dir string, h groupwrite.Hooks) (*Summary, string, error) {
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
 	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
@@ -153,16 +158,16 @@ func writeRun(dir string) (*Summary, string, error) {
 		return nil, "", err
 	}
 	var out, errb bytes.Buffer
-	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write}, &out, &errb)
+	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: Write, Hooks: h}, &out, &errb)
 	return sum, errb.String(), err
 }
 
 // failAt makes the n-th step of the writes fail (counting from 1), and,
 // when restore > 0, the restore-th restore of a rollback too. It returns
 // how many steps ran.
-func failAt(n, restore int) *int {
+func failAt(n, restore int) (groupwrite.Hooks, *int) {
 	count, restores := 0, 0
-	fault = func(step, path string) error {
+	fault := func(step, path string) error {
 		if step == "restore" {
 			restores++
 			if restores == restore {
@@ -176,7 +181,7 @@ func failAt(n, restore int) *int {
 		}
 		return nil
 	}
-	return &count
+	return groupwrite.Hooks{Fault: fault}, &count
 }
 
 // TestGroupFaultAtEveryStep fails each step of the writes in turn (every
@@ -186,13 +191,12 @@ func failAt(n, restore int) *int {
 // fully migrated (with a failed restore: still paced), and a run without
 // faults completes the migration.
 func TestGroupFaultAtEveryStep(t *testing.T) {
-	defer func() { fault = nil }()
 	ref := t.TempDir()
 	groupTree(t, ref)
 	old := snapshot(t, ref)
 	before := taskStates(t, ref)
-	steps := failAt(0, 0)
-	if sum, msg, err := writeRun(ref); err != nil || !sum.OK() || sum.Written != 7 {
+	count, steps := failAt(0, 0)
+	if sum, msg, err := faultRun(ref, count); err != nil || !sum.OK() || sum.Written != 7 {
 		t.Fatalf("reference run: %v %+v\n%s", err, sum, msg)
 	}
 	total := *steps
@@ -211,9 +215,7 @@ func TestGroupFaultAtEveryStep(t *testing.T) {
 			t.Run(fmt.Sprintf("step%d-restore%d", n, restore), func(t *testing.T) {
 				dir := t.TempDir()
 				groupTree(t, dir)
-				failAt(n, restore)
-				sum, msg, err := writeRun(dir)
-				fault = nil
+				sum, msg, err := faultRun(dir, first(failAt(n, restore)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -222,7 +224,7 @@ func TestGroupFaultAtEveryStep(t *testing.T) {
 				}
 				got := snapshot(t, dir)
 				for name, content := range got {
-					if IsTemp(name) {
+					if groupwrite.IsTemp(name) {
 						t.Errorf("temp file left behind: %s", name)
 					} else if content != old[name] && content != want[name] {
 						t.Errorf("%s is neither old nor new:\n%s", name, content)
@@ -310,47 +312,14 @@ func TestGroupWriteOrder(t *testing.T) {
 	}
 }
 
-// A group whose second rename fails after the first: the first file is
-// restored to its original inode (the backup is a hard link), mode kept.
-func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	os.WriteFile(a, []byte("a old"), 0o640)
-	os.WriteFile(b, []byte("b old"), 0o644)
-	ida, _ := catalog.Identify(a)
-	fault = func(step, path string) error {
-		if step == "rename" && path == b {
-			return errors.New("injected")
-		}
-		return nil
-	}
-	defer func() { fault = nil }()
-	err := WriteGroup([]*Put{{Path: a, Old: []byte("a old"), Data: []byte("a new")}, {Path: b, Old: []byte("b old"), Data: []byte("b new")}})
-	var ge *GroupError
-	if !errors.As(err, &ge) || ge.Path != b || ge.Stuck != "" {
-		t.Fatalf("err = %v", err)
-	}
-	if got, _ := os.ReadFile(a); string(got) != "a old" {
-		t.Errorf("a = %q", got)
-	}
-	if id, _ := catalog.Identify(a); id != ida {
-		t.Error("a is not its original inode")
-	}
-	if st, _ := os.Stat(a); st.Mode().Perm() != 0o640 {
-		t.Errorf("mode %v", st.Mode().Perm())
-	}
-	noTemps(t, dir)
-}
-
 // The dump output (--out FILE) is a group of one file: a fault at any of
 // its steps leaves no output and no temp file, and the input as it was.
 func TestDumpOutFaultAtEveryStep(t *testing.T) {
-	defer func() { fault = nil }()
 	var rows strings.Builder
 	for i := range 20 {
 		fmt.Fprintf(&rows, `{"catalog_name":"acmeCo/t%d","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}`+"\n", i)
 	}
-	run := func(dir string) (*Summary, error) {
+	run := func(dir string, h groupwrite.Hooks) (*Summary, error) {
 		reg := connector.Builtin()
 		mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
 		in := filepath.Join(dir, "live.ndjson")
@@ -359,12 +328,12 @@ func TestDumpOutFaultAtEveryStep(t *testing.T) {
 			return nil, err
 		}
 		var out, errb bytes.Buffer
-		return mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutFile, Out: filepath.Join(dir, "rows.ndjson"), Quiet: true}, &out, &errb)
+		return mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutFile, Out: filepath.Join(dir, "rows.ndjson"), Quiet: true, Hooks: h}, &out, &errb)
 	}
 	ref := t.TempDir()
 	os.WriteFile(filepath.Join(ref, "live.ndjson"), []byte(rows.String()), 0o644)
-	steps := failAt(0, 0)
-	if sum, err := run(ref); err != nil || !sum.OK() || sum.Written != 20 {
+	count, steps := failAt(0, 0)
+	if sum, err := run(ref, count); err != nil || !sum.OK() || sum.Written != 20 {
 		t.Fatalf("reference: %v %+v", err, sum)
 	}
 	total := *steps
@@ -375,16 +344,14 @@ func TestDumpOutFaultAtEveryStep(t *testing.T) {
 	for n := 1; n <= total; n++ {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "live.ndjson"), []byte(rows.String()), 0o644)
-		failAt(n, 0)
-		_, err := run(dir)
-		fault = nil
+		_, err := run(dir, first(failAt(n, 0)))
 		if err == nil || !strings.Contains(err.Error(), "injected fault") {
 			t.Errorf("step %d: err = %v", n, err)
 		}
 		if got := snapshot(t, dir); len(got) != 1 || got["live.ndjson"] != rows.String() {
 			t.Errorf("step %d: left %v", n, got)
 		}
-		if sum, err := run(dir); err != nil || !sum.OK() || !equalMaps(snapshot(t, dir), want) {
+		if sum, err := run(dir, groupwrite.Hooks{}); err != nil || !sum.OK() || !equalMaps(snapshot(t, dir), want) {
 			t.Errorf("step %d: the rerun: %v %+v", n, err, sum)
 		}
 	}
@@ -395,19 +362,19 @@ func TestDumpOutFaultAtEveryStep(t *testing.T) {
 // says so. (Outside the renames a signal ends the process at once, its
 // temp files removed: cmd/schedtool's TestSignalsDuringWrite.)
 func TestSignalDuringRenamesFinishesTheGroup(t *testing.T) {
-	defer func() { fault = nil; ResetInterrupt() }()
+	defer groupwrite.ResetInterrupt()
 	dir := t.TempDir()
 	groupTree(t, dir)
 	old := snapshot(t, dir)
 	// b/flow.yaml is the first rename of the first group (a.config.yaml,
 	// b/flow.yaml, flow.yaml, shared.yaml).
-	fault = func(step, path string) error {
+	signal := groupwrite.Hooks{Fault: func(step, path string) error {
 		if step == "rename" && strings.HasSuffix(path, filepath.Join("b", "flow.yaml")) {
-			OnSignal(os.Interrupt, func() { t.Error("exit called during a group's renames") })
+			groupwrite.OnSignal(os.Interrupt, func() { t.Error("exit called during a group's renames") })
 		}
 		return nil
-	}
-	sum, msg, err := writeRun(dir)
+	}}
+	sum, msg, err := faultRun(dir, signal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,41 +393,13 @@ func TestSignalDuringRenamesFinishesTheGroup(t *testing.T) {
 		}
 	}
 	for name := range got {
-		if IsTemp(name) {
+		if groupwrite.IsTemp(name) {
 			t.Errorf("temp file left: %s", name)
 		}
 	}
 	if !strings.Contains(msg, "interrupted by SIGINT") {
 		t.Errorf("stderr: %s", msg)
 	}
-}
-
-// A file that resolves outside the inputs' roots when it is written (a
-// symlink swapped in after the read) is not written.
-func TestWriteRefusesAFileResolvingOutsideTheRoot(t *testing.T) {
-	dir, outside := t.TempDir(), t.TempDir()
-	content := []byte("host: a\nsyncSchedule:\n  syncFrequency: 1h\n")
-	os.WriteFile(filepath.Join(outside, "a.config.yaml"), content, 0o644)
-	cfg := filepath.Join(dir, "a.config.yaml")
-	os.Symlink(filepath.Join(outside, "a.config.yaml"), cfg)
-	err := WriteGroup([]*Put{{Path: cfg, Old: content, Data: []byte("x"), Within: []string{mustReal(t, dir)}}})
-	if err == nil || !strings.Contains(err.Error(), "outside the root") {
-		t.Errorf("err = %v", err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(outside, "a.config.yaml")); !bytes.Equal(b, content) {
-		t.Errorf("the file outside changed: %s", b)
-	}
-	noTemps(t, dir)
-	noTemps(t, outside)
-}
-
-func mustReal(t *testing.T, p string) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // A file read as two documents (a source whose config names the source
@@ -504,5 +443,18 @@ func TestStaleTempsAreNamed(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); err != nil {
 		t.Error("removed")
+	}
+}
+
+// first is the hooks of failAt, for a run that does not count its steps.
+func first(h groupwrite.Hooks, _ *int) groupwrite.Hooks { return h }
+
+func noTemps(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if groupwrite.IsTemp(e.Name()) {
+			t.Errorf("temp file left behind: %s", e.Name())
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"schedtool/internal/groupwrite"
 	"schedtool/internal/jsonstr"
 )
 
@@ -450,26 +451,26 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 
 // commit puts every staged source in place, calling done with each file
 // and the error that kept it out, if any. The caller makes it and the
-// index one group (beginCommit), so that a signal lets the tree finish.
+// index one group (groupwrite.BeginCommit), so that a signal lets the tree finish.
 func (p *pubTree) commit(done func(dst string, err error)) {
 	for _, s := range p.staged {
 		done(s.dst, place(s.tmp, s.dst, p.force))
 	}
 	p.staged = nil
-	forgetDirs()
+	groupwrite.ForgetDirs()
 }
 
 // abort removes every staged source and the directories made for them
 // that are left empty.
 func (p *pubTree) abort() {
 	for _, s := range p.staged {
-		dropTemp(s.tmp)
+		groupwrite.DropTemp(s.tmp)
 	}
 	p.staged = nil
 	for i := len(p.dirs) - 1; i >= 0; i-- {
 		os.Remove(p.dirs[i]) // only an empty directory goes
 	}
-	forgetDirs()
+	groupwrite.ForgetDirs()
 }
 
 // mkdirs creates DIR (and its parents) the first time, then each
@@ -506,7 +507,7 @@ func (p *pubTree) mkdirs(rel string) error {
 // mkdir makes a directory and registers it in one step, so that a
 // signal never misses one.
 func (p *pubTree) mkdir(d string) error {
-	err := mkdirRegistered(d)
+	err := groupwrite.MkdirRegistered(d)
 	if err == nil {
 		p.dirs = append(p.dirs, d)
 	}
@@ -541,12 +542,12 @@ func createNew(dst string, data []byte, replace bool) error {
 // with mode 0644, and returns its name; place puts it at dst.
 func stageNew(dst string, data []byte) (string, error) {
 	dir, base := filepath.Split(dst)
-	tmp, err := createTemp(dir, base)
+	tmp, err := groupwrite.CreateTemp(dir, base)
 	if err != nil {
 		return "", err
 	}
-	if err := fill(tmp, data, 0o644); err != nil {
-		dropTemp(tmp.Name())
+	if err := groupwrite.Fill(tmp, data, 0o644); err != nil {
+		groupwrite.DropTemp(tmp.Name())
 		return "", err
 	}
 	return tmp.Name(), nil
@@ -556,7 +557,7 @@ func stageNew(dst string, data []byte) (string, error) {
 // linked to dst (which fails when dst exists), or with replace renamed
 // over dst (never through it: a rename replaces a symlink itself).
 func place(tmp, dst string, replace bool) error {
-	defer dropTemp(tmp)
+	defer groupwrite.DropTemp(tmp)
 	if replace {
 		if st, err := os.Lstat(dst); err == nil && st.IsDir() {
 			return fmt.Errorf("%s is a directory", dst)
@@ -564,7 +565,7 @@ func place(tmp, dst string, replace bool) error {
 		if err := os.Rename(tmp, dst); err != nil {
 			return err
 		}
-		forgetTemp(tmp)
+		groupwrite.ForgetTemp(tmp)
 		written.Add(1)
 		return nil
 	}

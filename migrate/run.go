@@ -11,6 +11,7 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/finding"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/report"
 )
@@ -39,6 +40,8 @@ type RunOptions struct {
 	// Force lets OutTree replace the sources already in its directory
 	// (the command checks the directory; without it, nothing is replaced).
 	Force bool
+	// Hooks inject faults into the writes (tests); the zero value has none.
+	Hooks groupwrite.Hooks
 }
 
 // Summary is what a run did.
@@ -59,6 +62,12 @@ type Summary struct {
 	// and Untouched the files it left as they were.
 	Interrupted string `json:"interrupted,omitempty"`
 	Untouched   int    `json:"untouched,omitempty"`
+	// FileSinks are the skipped tasks that are file sinks left for want
+	// of --zero-file-sinks (the others skipped are V1 tasks).
+	FileSinks int `json:"fileSinks,omitempty"`
+	// Reasons groups the tasks that need review or were skipped by
+	// reason, each with all its tasks (-o json only).
+	Reasons []*ReasonGroup `json:"reasons,omitempty"`
 }
 
 // Deferred is the number of tasks left for a later run by --limit.
@@ -67,8 +76,9 @@ func (s *Summary) Deferred() int { return s.Actions[Deferred] }
 // Review is the number of tasks that need a person.
 func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
 
-// Skipped is the number of V1 tasks left on their connector's pacing
-// (blocked-v1, without --enable-runtime-v2).
+// Skipped is the number of tasks left on their connector's pacing on
+// purpose: V1 tasks (blocked-v1, without --enable-runtime-v2) and file
+// sinks without --zero-file-sinks (FileSinks of them).
 func (s *Summary) Skipped() int { return s.Actions[string(plan.Skip)] }
 
 // VerifySummary is the equivalence check over every migrated task.
@@ -200,6 +210,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.sum.Interrupted = SignalName(r.stopped)
 	}
 	if r.json != nil {
+		r.sum.Reasons = r.reasons.sorted()
 		r.json.end(r.sum)
 	}
 	if err := bw.Flush(); err != nil {
@@ -216,8 +227,8 @@ type runner struct {
 	errw    io.Writer
 	sum     *Summary
 	json    *jsonReport
-	reviews []string
-	more    int
+	reasons reasons
+	wrote   []string // the files written, for the listing
 	defers  []string
 	moreDef int
 	stopped os.Signal // a signal stopped the writes
@@ -258,12 +269,11 @@ func (r *runner) task(t *Task) {
 			r.moreDef++
 		}
 	}
-	if t.Action == string(plan.Review) {
-		if len(r.reviews) < 20 {
-			r.reviews = append(r.reviews, "  "+t.line())
-		} else {
-			r.more++
+	if t.Action == string(plan.Review) || t.Action == string(plan.Skip) {
+		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) {
+			r.sum.FileSinks++
 		}
+		r.reasons.add(t, r.json != nil)
 	}
 	if t.Verify != nil {
 		if r.sum.Verify == nil {

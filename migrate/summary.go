@@ -4,8 +4,10 @@ package migrate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
+	"schedtool/plan"
 	"schedtool/report"
 )
 
@@ -13,9 +15,10 @@ import (
 func (r *runner) summary() {
 	s := r.sum
 	acts := make([]string, 0, len(s.Actions))
-	for _, a := range []string{"migrate", Deferred, "review", "skip", "none"} {
-		if n := s.Actions[a]; n > 0 {
-			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": "need review", "skip": "skipped (V1)", "none": "with nothing to do"}[a]))
+	counts := map[string]int{"migrate": s.Actions["migrate"], Deferred: s.Deferred(), "review": s.Review(), "skip": s.Skipped() - s.FileSinks, "file-sinks": s.FileSinks, "none": s.Actions["none"]}
+	for _, a := range []string{"migrate", Deferred, "review", "skip", "file-sinks", "none"} {
+		if n := counts[a]; n > 0 {
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": "need review", "skip": "skipped (V1)", "file-sinks": "skipped (file sinks: --zero-file-sinks)", "none": "with nothing to do"}[a]))
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
@@ -47,7 +50,14 @@ func (r *runner) summary() {
 	if s.Interrupted != "" {
 		line += fmt.Sprintf("; interrupted by %s: the group being renamed was finished, %d %s left as %s were, no temp file is left", s.Interrupted, s.Untouched, report.Plural(s.Untouched, "file", "files"), report.Plural(s.Untouched, "it", "they"))
 	}
-	r.note("%s", line)
+	// The files written, one a line (as kubectl apply lists what it
+	// configured), before the line that sums them up; --quiet keeps
+	// that line alone.
+	sort.Strings(r.wrote)
+	for _, p := range r.wrote {
+		r.note("written: %s", report.Escape(p))
+	}
+	fmt.Fprintln(r.errw, line)
 	if r.opts.Mode == OutTree {
 		if p := r.published; p != nil {
 			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
@@ -69,10 +79,93 @@ func (r *runner) summary() {
 			r.note("  ... and %d more (-o json lists them all)", r.moreDef)
 		}
 	}
-	if len(r.reviews) > 0 {
-		r.note("needs review:\n%s", strings.Join(r.reviews, "\n"))
-		if r.more > 0 {
-			r.note("  ... and %d more (-o json lists them all)", r.more)
+	for _, act := range []plan.Action{plan.Review, plan.Skip} {
+		r.noteReasons(act)
+	}
+}
+
+// noteReasons lists the tasks of one action (review, skip) by reason: a
+// line per reason with its count, then its first tasks.
+func (r *runner) noteReasons(act plan.Action) {
+	var gs []*ReasonGroup
+	n := 0
+	for _, g := range r.reasons.sorted() {
+		if g.Action == string(act) {
+			gs = append(gs, g)
+			n += g.Count
 		}
 	}
+	if len(gs) == 0 {
+		return
+	}
+	head := map[plan.Action]string{plan.Review: "needs review", plan.Skip: "skipped"}[act]
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d %s, %d %s", head, n, report.Plural(n, "task", "tasks"), len(gs), report.Plural(len(gs), "reason", "reasons"))
+	for _, g := range gs {
+		fmt.Fprintf(&b, "\n  %d %s: %s", g.Count, report.Plural(g.Count, "task", "tasks"), report.Escape(g.Reason))
+		for _, l := range g.lines {
+			b.WriteString("\n    " + l)
+		}
+		if more := g.Count - len(g.lines); more > 0 {
+			fmt.Fprintf(&b, "\n    ... and %d more (-o json lists them all)", more)
+		}
+	}
+	r.note("%s", b.String())
+}
+
+// textTasks is how many tasks of a reason the text lists.
+const textTasks = 20
+
+// ReasonGroup is the tasks that need review, or were skipped, for one
+// reason.
+type ReasonGroup struct {
+	Action string   `json:"action"` // review or skip
+	Reason string   `json:"reason"`
+	Count  int      `json:"count"`
+	Tasks  []string `json:"tasks,omitempty"` // every one (-o json)
+	lines  []string // the first textTasks, placed, for the text
+}
+
+// reasons groups tasks by action and reason, in the order first seen.
+type reasons struct {
+	by    map[[2]string]*ReasonGroup
+	order []*ReasonGroup
+}
+
+// add counts t under its reason; all keeps every task's name (-o json).
+func (rs *reasons) add(t *Task, all bool) {
+	key := [2]string{t.Action, t.Reason}
+	g := rs.by[key]
+	if g == nil {
+		if rs.by == nil {
+			rs.by = map[[2]string]*ReasonGroup{}
+		}
+		g = &ReasonGroup{Action: t.Action, Reason: t.Reason}
+		rs.by[key] = g
+		rs.order = append(rs.order, g)
+	}
+	g.Count++
+	if len(g.lines) < textTasks {
+		g.lines = append(g.lines, t.where())
+	}
+	if all {
+		g.Tasks = append(g.Tasks, t.Task)
+	}
+}
+
+// sorted are the groups, review before skip, most tasks first, then by
+// reason.
+func (rs *reasons) sorted() []*ReasonGroup {
+	gs := append([]*ReasonGroup(nil), rs.order...)
+	sort.SliceStable(gs, func(i, j int) bool {
+		a, b := gs[i], gs[j]
+		if a.Action != b.Action {
+			return a.Action == string(plan.Review)
+		}
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Reason < b.Reason
+	})
+	return gs
 }

@@ -173,8 +173,7 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization, res connector
 			d.Action, d.ZeroConnector = Migrate, true
 			return d
 		}
-		d.Action = Review
-		d.Reason = "the file sink's interval stacks on the materialization schedule; zeroing it (outside its published values) needs --zero-file-sinks"
+		d.Action, d.Reason = Skip, FileSinkStackedNote
 		return d
 	}
 	if reason := unconvertible(res, m); reason != "" {
@@ -255,7 +254,13 @@ func (p *Planner) convert(d Decision, text string) Decision {
 	case connector.KindFileInterval:
 		d.Situation = FileInterval
 		d.Model = &model.Spec{BaseInterval: model.WriteDuration(res.Interval, text)}
-		d.ZeroConnector = p.Options.ZeroFileSinks
+		d.ZeroConnector = true
+		if d = p.check(d); d.Action == Migrate && !p.Options.ZeroFileSinks {
+			// The model schedule alone would stack on the interval the
+			// connector requires: the sink is left as it is.
+			d.Action, d.Model, d.ZeroConnector, d.Reason = Skip, nil, false, FileSinkNote
+		}
+		return d
 	default:
 		d.Situation, d.Action = Unconvertible, Review
 		d.Reason = "no conversion for a connector schedule of kind " + string(res.Kind)
@@ -328,6 +333,21 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 	d.Action = Review
 	d.Reason = "both a materialization syncSchedule and a configured connector schedule (the build rejects this); choose with --resolve=model or --resolve=connector"
 	return d
+}
+
+// FileSinkNote is why a file sink is skipped without --zero-file-sinks:
+// a model schedule added while the interval its connector requires stays
+// would stack the two, the state migrate removes (SPEC 7).
+const FileSinkNote = "a file sink: a materialization syncSchedule beside the interval its connector requires would stack the two; --zero-file-sinks writes the schedule and sets the interval to 0s (outside its published values) in one change"
+
+// FileSinkStackedNote is why a file sink already stacked is skipped
+// without --zero-file-sinks.
+const FileSinkStackedNote = "a file sink whose interval stacks on its materialization syncSchedule: --zero-file-sinks sets the interval to 0s (outside its published values)"
+
+// NeedsZeroFileSinks reports whether a task was skipped for want of
+// --zero-file-sinks (a reason of FileSinkNote or FileSinkStackedNote).
+func NeedsZeroFileSinks(action Action, reason string) bool {
+	return action == Skip && (reason == FileSinkNote || reason == FileSinkStackedNote)
 }
 
 // FinishNote explains a conflict that migrate finishes on its own.

@@ -323,3 +323,37 @@ func TestSpecFieldFindings(t *testing.T) {
 		t.Errorf("flags: %+v", fs)
 	}
 }
+
+// off-enum-schedule-value on a file sink's 0s/PT0S is info when the task
+// has a model schedule (the state migrate --zero-file-sinks writes), and
+// still says what a form built from the connector's schema offers; any
+// other off-enum value stays a warning.
+func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
+	const csv = "ghcr.io/estuary/materialize-gcs-parquet:v1" // PT0S is no finding: upload_interval publishes no values
+	for _, tc := range []struct {
+		name, flags, sched, image, config string
+		want                              finding.Severity
+	}{
+		{"file sink 0s with a model schedule: info", v2, model1h, csv, `{uploadInterval: 0s}`, finding.Info},
+		{"file sink 0s with a model schedule, V1 too: info", "", model1h, csv, `{uploadInterval: 0s}`, finding.Info},
+		{"near miss: file sink 0s without a model schedule", v2, "", csv, `{uploadInterval: 0s}`, finding.Warning},
+		{"near miss: a non-zero off-enum interval with a model schedule", v2, model1h, csv, `{uploadInterval: 7m}`, finding.Warning},
+		{"near miss: syncSchedule 45m with a model schedule", v2, model1h, sf, `{syncSchedule: {syncFrequency: 45m}}`, finding.Warning},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := runCatalog(t, map[string]string{"flow.yaml": mat(tc.flags, tc.sched, tc.image, tc.config)}, nil)
+			var off []finding.Finding
+			for _, f := range fs {
+				if f.Rule == finding.OffEnumScheduleValue {
+					off = append(off, f)
+				}
+			}
+			if len(off) != 1 || off[0].Severity != tc.want {
+				t.Fatalf("off-enum findings %+v, want one of severity %v", off, tc.want)
+			}
+			if form := strings.Contains(off[0].Message, "a form built from the connector's schema"); form != (tc.want == finding.Info) {
+				t.Errorf("message %q", off[0].Message)
+			}
+		})
+	}
+}

@@ -105,7 +105,11 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 		case connector.ProblemInvalid:
 			add(finding.InvalidConnectorSchedule, finding.Error, at(p.Pointer), p.Msg)
 		case connector.ProblemOffEnum:
-			add(finding.OffEnumScheduleValue, finding.Warning, at(p.Pointer), p.Msg)
+			if migratedFileSink(res, sched) {
+				add(finding.OffEnumScheduleValue, finding.Info, at(p.Pointer), p.Msg+migratedFileSinkNote)
+			} else {
+				add(finding.OffEnumScheduleValue, finding.Warning, at(p.Pointer), p.Msg)
+			}
 		case connector.ProblemUpdateDelay:
 			add(finding.LegacyUpdateDelay, finding.Warning, at(p.Pointer), p.Msg)
 		case connector.ProblemSealed:
@@ -256,3 +260,14 @@ func checkModelTree(n *tree.Node) *modelProblem {
 	}
 	return nil
 }
+
+// migratedFileSink reports whether res is a file sink's interval set to
+// zero beside a model schedule: the state migrate --zero-file-sinks
+// writes (SPEC 5), whose off-enum value is info, not a warning.
+func migratedFileSink(res connector.Result, sched *tree.Node) bool {
+	return sched != nil && res.Kind == connector.KindZero && res.Interval == 0 &&
+		(res.Family == connector.FamilyUploadInterval || res.Family == connector.FamilyUploadISO)
+}
+
+// migratedFileSinkNote ends the off-enum message of a migrated file sink.
+const migratedFileSinkNote = "; a form built from the connector's schema offers only those values, so an edit there would put a delay back, but this is the migrated state (migrate --zero-file-sinks): the materialization syncSchedule paces commits"

@@ -45,6 +45,8 @@ syncSchedule, and a status, decided in this order:
   migrated      a materialization schedule, no connector delay
   unaffected    neither
   ready         a V2 task whose connector schedule schedtool migrate converts
+  ready (needs --zero-file-sinks)
+                a V2 file sink migrate converts with --zero-file-sinks
   needs-review  the rest (not convertible, sealed, invalid), with the reason
 
 Every status but migrated and unaffected still relies on connector-side

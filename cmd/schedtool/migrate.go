@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/migrate"
 	"schedtool/plan"
 	"schedtool/report"
@@ -57,9 +58,12 @@ sops.overlay.
 
 By default migrate is a dry run that prints a unified diff per file. It
 exits 2 whenever a person is needed: changes pending in a dry run, tasks
-that need review, or V1 tasks skipped (still paced by their connectors; in
-every mode, --write and --out too); 0 only when everything is done. --write applies the changes in place, atomically;
---out DIR writes the migrated tree elsewhere.
+that need review, V1 tasks skipped (still paced by their connectors) or file
+sinks skipped (without --zero-file-sinks), in every mode, --write and --out
+too; 0 when everything the run was asked to do is done. --write applies the
+changes in place, atomically; --out DIR writes the migrated tree elsewhere.
+Each file written is listed on standard error (written: PATH), before the
+summary line; -q keeps the summary line alone.
 
 A task's pacing is never lost: the files one migration touches (a source,
 its config file, a shared or sealed config) are written together, all or
@@ -80,11 +84,20 @@ DIR/flow.yaml importing them all, and says how to publish them with flowctl.
 
 --limit N migrates at most N tasks in this run, the first in catalog name
 order over every input (tasks sharing a config file move together); the
-rest are reported as deferred, and the run exits 2 until the last wave.
+rest are reported as deferred. Deferred tasks are the operator's choice: a
+--write or --out wave that did what it was asked exits 0 (a dry run with
+changes pending still exits 2).
+
+A file sink (uploadInterval, upload_interval) is left untouched and skipped
+unless --zero-file-sinks is given: a materialization syncSchedule beside the
+interval its connector requires would stack the two. With the flag, the
+schedule and the interval "0s" / "PT0S" are written in one group, and a
+file sink already stacked is finished.
 
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
-standard error with the reason. V1 tasks are skipped, unless
+standard error by reason, each with its count and its first 20 tasks (-o
+json lists them all). V1 tasks are skipped, unless
 --enable-runtime-v2 opts them in: each then also gets
 shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 		Example: `  # What would change
@@ -121,7 +134,7 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.BoolVar(&o.force, "force", false, "let --out replace an existing file, or write into a non-empty directory")
 	f.StringVar(&o.absent, "absent", "preserve", "a task on the 30m default: preserve writes syncSchedule {baseInterval: 30m}, drop only turns the connector's delay off")
 	f.StringVar(&o.resolve, "resolve", "", "a conflict: model keeps the materialization schedule, connector replaces it by the converted connector one")
-	f.BoolVar(&o.zeroFileSinks, "zero-file-sinks", false, "also set file sinks' intervals to zero (outside their published values)")
+	f.BoolVar(&o.zeroFileSinks, "zero-file-sinks", false, "migrate file sinks: write the materialization schedule and set the interval to zero (outside its published values) in one change")
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
@@ -380,20 +393,27 @@ func (o *migrateOptions) Run() error {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
 			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
 	}
-	// A person is needed: tasks to review (in every mode), or changes
-	// a dry run left pending.
+	// A person is needed (SPEC 7), in every mode: tasks to review, V1
+	// tasks skipped, file sinks left for want of --zero-file-sinks. Tasks
+	// deferred by --limit are the operator's own choice: after --write or
+	// --out they leave the run done; a dry run has them pending.
+	var why []string
 	if n := sum.Review(); n > 0 {
-		return &reportError{fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1])}
+		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
 	}
-	// Not everything is done: a later wave is still to run.
-	if n := sum.Deferred(); n > 0 {
-		return &reportError{fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit)}
+	if n := sum.Skipped() - sum.FileSinks; n > 0 {
+		why = append(why, fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules")))
 	}
-	// Nor is it done while V1 tasks are still paced by their connectors:
-	// a person decides to move them (SPEC 7: 0 only when everything is done).
-	if n := sum.Skipped(); n > 0 {
-		return &reportError{fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
-			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules"))}
+	if n := sum.FileSinks; n > 0 {
+		why = append(why, fmt.Sprintf("%d file %s skipped, still paced by %s interval: --zero-file-sinks writes the materialization schedule and sets the interval to 0s in one change",
+			n, report.Plural(n, "sink", "sinks"), report.Plural(n, "its", "their")))
+	}
+	if n := sum.Deferred(); n > 0 && o.run.Mode == migrate.DryRun {
+		why = append(why, fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit))
+	}
+	if len(why) > 0 {
+		return &reportError{strings.Join(why, "; ")}
 	}
 	if o.run.Mode == migrate.DryRun && sum.Pending > 0 {
 		return &reportError{}
@@ -406,14 +426,14 @@ func (o *migrateOptions) Run() error {
 // process ends at once, its temp files removed; during them the group
 // finishes and the run stops after it. stop ends the handling.
 func (o *migrateOptions) handleSignals() (stop func()) {
-	migrate.ResetInterrupt()
+	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case sig := <-sigs:
-			migrate.OnSignal(sig, func() {
+			groupwrite.OnSignal(sig, func() {
 				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
 				os.Exit(exitCode(e, o.Err))
 			})

@@ -121,8 +121,10 @@ func TestOutTreeCaseClashEndToEnd(t *testing.T) {
 	}
 	expect(t, r, 2, nil, []string{
 		"migrate: 3 materializations: 1 to migrate, 2 need review; 1 written\n",
-		"acmeCo/Foo (live.ndjson:1): its catalog name differs only in case from acmeCo/foo: Flow holds one task for both (catalog names are unique regardless of case), and their sources would be one file on a case-insensitive filesystem (macOS, Windows); neither is written",
-		"acmeCo/foo (live.ndjson:3): its catalog name differs only in case from acmeCo/Foo:",
+		"  1 task: its catalog name differs only in case from acmeCo/foo: Flow holds one task for both (catalog names are unique regardless of case), and their sources would be one file on a case-insensitive filesystem (macOS, Windows); neither is written",
+		"\n    acmeCo/Foo (live.ndjson:1)\n",
+		"  1 task: its catalog name differs only in case from acmeCo/Foo:",
+		"\n    acmeCo/foo (live.ndjson:3)\n",
 		"schedtool: 2 tasks need review\n",
 	})
 	state := treeState(t, filepath.Join(dir, "tree"))

@@ -351,7 +351,7 @@ func TestDeletedAndDisabled(t *testing.T) {
 		`"task":"a/disabled-conflict","file":"cat/flow.yaml","line":29,"disabled":true,"situation":"conflict","action":"review"`,
 		`"task":"d/disabled","file":"dump.ndjson","line":2,"disabled":true,"situation":"fixed","action":"migrate"`,
 		`"summary": {"tasks":4,"disabled":3,`,
-	}, []string{"a/disabled-conflict [disabled] (cat/flow.yaml:29): both a materialization syncSchedule"})
+	}, []string{"  1 task: both a materialization syncSchedule", "\n    a/disabled-conflict [disabled] (cat/flow.yaml:29)\n"})
 	if strings.Contains(r.stdout, "deleted") {
 		t.Errorf("a deleted task in the report:\n%s", r.stdout)
 	}
@@ -514,7 +514,7 @@ func TestEnableRuntimeV2(t *testing.T) {
 		"-        enable-runtime-v2: true\n+        enable-runtime-v2: \"true\"\n",
 		`"spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint"`,
 		`"expectPubId":"0123456789abcdef"`,
-	}, []string{"a/v1-invalid (cat/flow.yaml:42): the connector schedule is invalid"})
+	}, []string{"  1 task: the connector schedule is invalid", "\n    a/v1-invalid (cat/flow.yaml:42)\n"})
 	// Every removed line is a schedule or flag line: nothing else changes.
 	for _, line := range strings.Split(r.stdout, "\n") {
 		if strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "---") &&
@@ -625,12 +625,12 @@ dump.ndjson:1:262: info connector-schedule-in-use: materialization d/other-flag 
 	}
 
 	reviews := []string{
-		"  a/delete (cat/flow.yaml:16): Flow refuses the spec as it is (delete must be a boolean, not the string \"yes\"); fix that first\n",
-		"  a/disable (cat/flow.yaml:3): Flow refuses the spec as it is (shards.disable must be a boolean, not the string \"true\"); fix that first\n",
-		"  d/other-flag (dump.ndjson:1): Flow refuses the spec as it is (shards.flags.other must be a string, not the number 3); fix that first\n",
+		"  1 task: Flow refuses the spec as it is (delete must be a boolean, not the string \"yes\"); fix that first\n    a/delete (cat/flow.yaml:16)\n",
+		"  1 task: Flow refuses the spec as it is (shards.disable must be a boolean, not the string \"true\"); fix that first\n    a/disable (cat/flow.yaml:3)\n",
+		"  1 task: Flow refuses the spec as it is (shards.flags.other must be a string, not the number 3); fix that first\n    d/other-flag (dump.ndjson:1)\n",
 	}
 	r = schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
-	expect(t, r, 2, nil, append([]string{"migrate: 4 materializations: 3 need review, 1 skipped (V1); 0 files to change", "schedtool: 3 tasks need review\n"}, reviews...))
+	expect(t, r, 2, nil, append([]string{"migrate: 4 materializations: 3 need review, 1 skipped (V1); 0 files to change", "schedtool: 3 tasks need review; 1 V1 task skipped"}, reviews...))
 	if r.stdout != "" {
 		t.Errorf("migrate changed a spec Flow refuses:\n%s", r.stdout)
 	}
@@ -638,7 +638,7 @@ dump.ndjson:1:262: info connector-schedule-in-use: materialization d/other-flag 
 	expect(t, r, 1, nil, []string{"--write and --out"})
 	r = schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "cat")
 	expect(t, r, 2, nil, []string{"3 need review; 0 written", reviews[0], reviews[1],
-		"  a/flags (cat/flow.yaml:29): Flow refuses the spec as it is (shards.flags must be an object of string values, not the string \"x\"); fix that first\n"})
+		"  1 task: Flow refuses the spec as it is (shards.flags must be an object of string values, not the string \"x\"); fix that first\n    a/flags (cat/flow.yaml:29)\n"})
 	if got := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml"))); got != src {
 		t.Errorf("the source changed:\n%s", got)
 	}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package migrate
+package groupwrite
 
 import (
 	"errors"

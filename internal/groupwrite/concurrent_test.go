@@ -1,4 +1,4 @@
-package migrate
+package groupwrite
 
 import (
 	"errors"
@@ -17,6 +17,7 @@ import (
 // are now serialized between processes (directory locks) and a rollback
 // never restores over a file it did not write.
 func TestConcurrentGroupWritesNeverUnpace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	names := []string{"b/flow.yaml", "flow.yaml", "shared.yaml"}
 	old := map[string]string{
@@ -42,22 +43,22 @@ func TestConcurrentGroupWritesNeverUnpace(t *testing.T) {
 	}
 	other := make(chan error, 1)
 	fired := false
-	afterCheck = func(string) {
+	var run2 Hooks
+	run2.AfterCheck = func(string) {
 		if fired {
 			return
 		}
 		fired = true
 		// Run 1 writes the whole group now (a second process; here a
 		// goroutine), given a moment to finish or block.
-		go func() { other <- WriteGroup(group()) }()
+		go func() { other <- WriteGroup(group(), Hooks{}) }()
 		select {
 		case err := <-other:
 			other <- err
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
-	defer func() { afterCheck = nil }()
-	err2 := WriteGroup(group())
+	err2 := WriteGroup(group(), run2)
 	err1 := <-other
 	if err1 != nil && err2 != nil {
 		t.Errorf("neither run wrote the group: %v; %v", err1, err2)

@@ -1,4 +1,10 @@
-package migrate
+// Package groupwrite writes a group of files all or nothing: each new
+// content staged in a synced temp file beside its target and each
+// original kept before the first rename, the renames in the caller's
+// order, a failed rename rolled back in reverse. It is renameio's
+// PendingFile for several files at once, plus what a signal needs to
+// know (temps.go) so that an interrupted run leaves no temp file.
+package groupwrite
 
 import (
 	"bytes"
@@ -58,34 +64,36 @@ func (e *GroupError) Error() string {
 
 func (e *GroupError) Unwrap() error { return e.Err }
 
-// fault, when set (by tests), runs before each step of a write (create,
-// write, sync, close, backup, rename, restore) of the file at path; an
-// error it returns is that step's error.
-var fault func(step, path string) error
+// Hooks are the points at which tests inject faults and races; the zero
+// value has none, which is what every caller outside tests passes.
+type Hooks struct {
+	// Fault runs before each step of a write (create, write, sync, close,
+	// backup, rename, restore) of the file at path; an error it returns
+	// is that step's error.
+	Fault func(step, path string) error
+	// BeforeRename runs just before a temp file is checked and renamed
+	// into place: the window in which another process could replace the
+	// target.
+	BeforeRename func(target string)
+	// AfterCheck runs after a file was found unchanged and before the
+	// temp file is renamed over it: the window in which another migrate
+	// run could write the same group.
+	AfterCheck func(target string)
+}
 
-func step(name, path string) error {
-	if fault != nil {
-		return fault(name, path)
+func (h Hooks) step(name, path string) error {
+	if h.Fault != nil {
+		return h.Fault(name, path)
 	}
 	return nil
 }
-
-// beforeRename, when set (by tests), runs just before a temp file is
-// checked and renamed into place: the window in which another process
-// could replace the target.
-var beforeRename func(target string)
-
-// afterCheck, when set (by tests), runs after a file was found unchanged
-// and before the temp file is renamed over it: the window in which
-// another migrate run could write the same group.
-var afterCheck func(target string)
 
 // WriteFile replaces the content of path by data, atomically: a group of
 // one file (see WriteGroup). With old set the file is changed in place and
 // a file whose content is no longer old is refused; with old nil path is
 // an output file.
-func WriteFile(path string, old, data []byte) error {
-	return WriteGroup([]*Put{{Path: path, Old: old, Data: data}})
+func WriteFile(path string, old, data []byte, h Hooks) error {
+	return WriteGroup([]*Put{{Path: path, Old: old, Data: data}}, h)
 }
 
 // WriteGroup writes the files of one group all or nothing, renaming them
@@ -100,7 +108,7 @@ func WriteFile(path string, old, data []byte) error {
 // a restore that fails stops the rollback there, so the files left new
 // are still a prefix of the order. No temp file is left behind, and a
 // signal that arrives during the renames waits for the group to finish.
-func WriteGroup(puts []*Put) error {
+func WriteGroup(puts []*Put, h Hooks) error {
 	// Another migrate run writing the same files waits for this group:
 	// a check for a changed file and the rename after it are one step
 	// between schedtool processes.
@@ -108,23 +116,23 @@ func WriteGroup(puts []*Put) error {
 	defer unlock()
 	defer func() {
 		for _, p := range puts {
-			dropTemp(p.tmp)
-			dropTemp(p.backup)
+			DropTemp(p.tmp)
+			DropTemp(p.backup)
 			p.tmp, p.backup = "", ""
 		}
 	}()
 	for _, p := range puts {
-		if err := stage(p); err != nil {
+		if err := stage(p, h); err != nil {
 			return &GroupError{Path: p.Path, Err: err}
 		}
 	}
-	beginCommit()
-	defer endCommit()
-	return commit(puts)
+	BeginCommit()
+	defer EndCommit()
+	return commit(puts, h)
 }
 
 // stage writes p's temp file and keeps its original.
-func stage(p *Put) error {
+func stage(p *Put, h Hooks) error {
 	p.real = p.Path
 	if p.Old != nil {
 		real, err := filepath.EvalSymlinks(p.Path)
@@ -162,20 +170,20 @@ func stage(p *Put) error {
 	if dir == "" {
 		dir = "."
 	}
-	if err := step("create", p.Path); err != nil {
+	if err := h.step("create", p.Path); err != nil {
 		return err
 	}
-	tmp, err := createTemp(dir, base)
+	tmp, err := CreateTemp(dir, base)
 	if err != nil {
 		return err
 	}
 	p.tmp = tmp.Name()
-	err = step("write", p.Path)
+	err = h.step("write", p.Path)
 	if err == nil {
 		_, err = tmp.Write(p.Data)
 	}
 	if err == nil {
-		if err = step("sync", p.Path); err == nil {
+		if err = h.step("sync", p.Path); err == nil {
 			err = tmp.Sync()
 		}
 	}
@@ -183,7 +191,7 @@ func stage(p *Put) error {
 		err = tmp.Chmod(p.mode)
 	}
 	if cerr := tmp.Close(); err == nil {
-		if err = step("close", p.Path); err == nil {
+		if err = h.step("close", p.Path); err == nil {
 			err = cerr
 		}
 	}
@@ -191,15 +199,15 @@ func stage(p *Put) error {
 		return err
 	}
 	if st != nil {
-		return keep(p, dir, base)
+		return keep(p, dir, base, h)
 	}
 	return nil
 }
 
 // keep saves the original of p for a rollback: a hard link to it, or,
 // where the file system has none, a copy.
-func keep(p *Put, dir, base string) error {
-	if err := step("backup", p.Path); err != nil {
+func keep(p *Put, dir, base string, h Hooks) error {
+	if err := h.step("backup", p.Path); err != nil {
 		return err
 	}
 	name, err := linkTemp(p.real, dir, base)
@@ -213,17 +221,17 @@ func keep(p *Put, dir, base string) error {
 			return err
 		}
 	}
-	f, err := createTemp(dir, base)
+	f, err := CreateTemp(dir, base)
 	if err != nil {
 		return err
 	}
 	p.backup = f.Name()
-	return fill(f, old, p.mode)
+	return Fill(f, old, p.mode)
 }
 
-// fill writes data to the temp file f, syncs it, gives it mode and
+// Fill writes data to the temp file f, syncs it, gives it mode and
 // closes it.
-func fill(f *os.File, data []byte, mode fs.FileMode) error {
+func Fill(f *os.File, data []byte, mode fs.FileMode) error {
 	_, err := f.Write(data)
 	if err == nil {
 		err = f.Sync()
@@ -266,12 +274,12 @@ func unchanged(p *Put) error {
 }
 
 // commit renames the staged files in order, and rolls back on a failure.
-func commit(puts []*Put) error {
+func commit(puts []*Put, h Hooks) error {
 	for i, p := range puts {
-		err := step("rename", p.Path)
+		err := h.step("rename", p.Path)
 		if err == nil {
-			if beforeRename != nil {
-				beforeRename(p.real)
+			if h.BeforeRename != nil {
+				h.BeforeRename(p.real)
 			}
 			if p.Old != nil {
 				err = unchanged(p)
@@ -279,16 +287,16 @@ func commit(puts []*Put) error {
 				err = errors.New("became a symlink or a special file; schedtool does not write through one")
 			}
 		}
-		if err == nil && afterCheck != nil {
-			afterCheck(p.real)
+		if err == nil && h.AfterCheck != nil {
+			h.AfterCheck(p.real)
 		}
 		if err == nil {
 			err = os.Rename(p.tmp, p.real)
 		}
 		if err != nil {
-			return &GroupError{Path: p.Path, Err: err, Stuck: rollback(puts[:i])}
+			return &GroupError{Path: p.Path, Err: err, Stuck: rollback(puts[:i], h)}
 		}
-		forgetTemp(p.tmp)
+		ForgetTemp(p.tmp)
 		p.written, _ = os.Lstat(p.real)
 		p.tmp = ""
 	}
@@ -339,10 +347,10 @@ func lockDirs(puts []*Put) func() {
 
 // rollback restores the files renamed, last first. It stops at the first
 // file it cannot restore and says which files keep their new content.
-func rollback(done []*Put) (stuck string) {
+func rollback(done []*Put, h Hooks) (stuck string) {
 	for i := len(done) - 1; i >= 0; i-- {
 		p := done[i]
-		err := step("restore", p.Path)
+		err := h.step("restore", p.Path)
 		if err == nil {
 			// Never restore over a file this run did not write.
 			if cur, lerr := os.Lstat(p.real); lerr != nil || p.written == nil || !os.SameFile(cur, p.written) {
@@ -364,7 +372,7 @@ func rollback(done []*Put) (stuck string) {
 			syncDirs(done)
 			return fmt.Sprintf("could not restore %s (%v): %s keep their new content, which leaves every task paced; run migrate again to finish", p.Path, err, strings.Join(kept, ", "))
 		}
-		forgetTemp(p.backup)
+		ForgetTemp(p.backup)
 		p.backup = ""
 	}
 	syncDirs(done)
@@ -391,8 +399,8 @@ func syncDirs(puts []*Put) {
 // handler and the tests find them by it.
 func tempPattern(base string) string { return "." + base + ".schedtool-*" }
 
-// tempsBeside are the temp files of schedtool runs beside path.
-func tempsBeside(path string) []string {
+// TempsBeside are the temp files of schedtool runs beside path.
+func TempsBeside(path string) []string {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -424,111 +432,6 @@ func linkTemp(target, dir, base string) (string, error) {
 	return "", errors.New("no free temp name")
 }
 
-// Stream is a file of rows written atomically to a file at Commit.
-type Stream struct {
-	path string
-	tmp  *os.File
-	buf  *bytes.Buffer
-	err  error
-}
-
-// CreateStream starts writing path (a temp file beside it until Commit).
-// path must not be a symlink.
-func CreateStream(path string) (*Stream, error) {
-	if st, err := os.Lstat(path); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular()) {
-		return nil, fmt.Errorf("%s is a symlink or not a regular file; schedtool does not write through one", path)
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	if err := step("create", path); err != nil {
-		return nil, err
-	}
-	tmp, err := createTemp(dir, base)
-	if err != nil {
-		return nil, err
-	}
-	return &Stream{path: path, tmp: tmp, buf: &bytes.Buffer{}}, nil
-}
-
-// Write buffers a little, then writes to the temp file.
-func (o *Stream) Write(b []byte) (int, error) {
-	if o.err != nil {
-		return 0, o.err
-	}
-	o.buf.Write(b)
-	if o.buf.Len() >= 1<<20 {
-		o.flush()
-	}
-	return len(b), o.err
-}
-
-func (o *Stream) flush() {
-	if o.err == nil && o.buf.Len() > 0 {
-		if o.err = step("write", o.path); o.err == nil {
-			_, o.err = o.tmp.Write(o.buf.Bytes())
-		}
-		o.buf.Reset()
-	}
-}
-
-// Commit makes the file appear at its path, complete; on an error the
-// temp file is removed and the path is left as it was.
-func (o *Stream) Commit() error {
-	o.flush()
-	err := o.err
-	if err == nil {
-		if err = step("sync", o.path); err == nil {
-			err = o.tmp.Sync()
-		}
-	}
-	if err == nil {
-		err = o.tmp.Chmod(0o644)
-	}
-	if cerr := o.tmp.Close(); err == nil {
-		if err = step("close", o.path); err == nil {
-			err = cerr
-		}
-	}
-	if err == nil {
-		err = o.rename()
-	}
-	if err != nil {
-		dropTemp(o.tmp.Name())
-		return fmt.Errorf("writing %s: %w", o.path, err)
-	}
-	if d, derr := os.Open(filepath.Dir(o.path)); derr == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-// rename puts the complete file in place, refusing a symlink or special
-// file that appeared at its path meanwhile.
-func (o *Stream) rename() error {
-	beginCommit()
-	defer endCommit()
-	if err := step("rename", o.path); err != nil {
-		return err
-	}
-	if st, err := os.Lstat(o.path); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular()) {
-		return errors.New("became a symlink or a special file; schedtool does not write through one")
-	}
-	if err := os.Rename(o.tmp.Name(), o.path); err != nil {
-		return err
-	}
-	forgetTemp(o.tmp.Name())
-	return nil
-}
-
-// Abort removes the temp file.
-func (o *Stream) Abort() {
-	o.tmp.Close()
-	dropTemp(o.tmp.Name())
-}
-
 // otherLinks is how many names besides path the file st has (hard links),
 // not counting the backups an interrupted run left beside it.
 func otherLinks(path string, st fs.FileInfo) int {
@@ -537,7 +440,7 @@ func otherLinks(path string, st fs.FileInfo) int {
 		return 0
 	}
 	n := int(sys.Nlink) - 1
-	for _, t := range tempsBeside(path) {
+	for _, t := range TempsBeside(path) {
 		if lst, err := os.Lstat(t); err == nil && os.SameFile(lst, st) {
 			n--
 		}
