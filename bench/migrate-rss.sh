@@ -15,7 +15,7 @@ mkdir -p "$out"
 go build -o "$out/schedtool" ./cmd/schedtool
 builds=("$out/schedtool")
 [ -n "${BEFORE:-}" ] && builds+=("$BEFORE")
-printf '%-10s %-24s %12s %9s\n' rows build "peak RSS" seconds
+printf '%-10s %-24s %12s %9s %9s\n' rows build "peak RSS" seconds "CPU s"
 for rows in "$@"; do
   dump="$out/dump-$rows.ndjson"
   [ -f "$dump" ] || go run ./bench/gendump -rows "$rows" > "$dump"
@@ -25,7 +25,8 @@ for rows in "$@"; do
     /usr/bin/time -v -o "$out/time.txt" "$b" migrate --force -q --out "$out/migrated.ndjson" "$dump" >/dev/null 2>"$out/stderr.txt" || [ $? = 2 ] || { cat "$out/stderr.txt" >&2; exit 1; }
     kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time.txt")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$out/time.txt")
-    printf '%-10s %-24s %8d MiB %9.2f\n' "$rows" "$b" "$((kb / 1024))" "$wall"
+    cpu=$(awk -F': ' '/(User|System) time/ {s += $2} END {print s}' "$out/time.txt")
+    printf '%-10s %-24s %8d MiB %9.2f %9.2f\n' "$rows" "$b" "$((kb / 1024))" "$wall" "$cpu"
   done
 done
 rm -f "$out/migrated.ndjson"
