@@ -340,3 +340,30 @@ func TestDBTimeoutFlag(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal, the rows that have arrived are shown while they come
+// (here until the server stalls); on a pipe nothing is (the stalled
+// server test reads stderr from a pipe, and census's table from a pipe
+// holds no such line either).
+func TestPostgresProgressOnTerminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is needed to run schedtool on a terminal")
+	}
+	db, _ := pgFixture(t, 3000)
+	url := pgtest.StallAt(t, db.BypassURL, "WHERE spec_type", 300<<10)
+	// script runs the command on a new terminal and copies what it
+	// writes there to its own standard output.
+	cmd := exec.Command(scriptBin, "-q", "-e", "-c", binary+" census -o json --db-timeout 2s '"+url+"'", "/dev/null")
+	out, _ := cmd.CombinedOutput()
+	if !regexp.MustCompile(`census: [1-9][0-9]* rows from the database, [0-9]+ rows/s`).Match(out) {
+		t.Errorf("no progress line on the terminal:\n%.2000s", out)
+	}
+	if !bytes.Contains(out, []byte("the server sent nothing for 2s (--db-timeout)")) {
+		t.Errorf("the stall is not reported:\n%.2000s", out)
+	}
+	r := schedtool(t, "", "census", "-o", "json", "--db-timeout", "1s", pgtest.StallAt(t, db.BypassURL, "WHERE spec_type", 300<<10))
+	if strings.Contains(r.stderr, "rows from the database") {
+		t.Errorf("a progress line on a pipe:\n%s", r.stderr)
+	}
+}
