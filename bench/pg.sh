@@ -7,9 +7,14 @@
 # Wall time and peak RSS from /usr/bin/time -v (for the SQL query: psql's;
 # the server's own memory is not in it).
 #
-#   bench/pg.sh [ROWS]     # default 200000 rows, best of 3 (RUNS=1: one each)
-#   BEFORE=old/schedtool bench/pg.sh   # also times census from PostgreSQL
-#                                      # with another build, in the same run
+#   bench/pg.sh [ROWS]     # default 200000 rows, 3 rounds (RUNS=1: one)
+#   BEFORE="old/schedtool ..." bench/pg.sh   # also times census from
+#                              # PostgreSQL with other builds, in the same run
+#
+# The commands run interleaved, one of each a round, so that a shared
+# machine's load weighs on all of them alike; each round's ratio to that
+# round's census of the dump is kept, and the table gives the best time,
+# the median ratio and the spread (lowest-highest ratio) over the rounds.
 #
 # Uses the server of $SCHEDTOOL_TEST_PG, or starts a throwaway one with
 # scripts/pg-test-cluster (and stops it at the end).
@@ -58,18 +63,41 @@ sql="SELECT image, runtime, model, frequency, count(*) FROM (
         WHERE spec_type = 'materialization' AND spec IS NOT NULL) s) t
 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"
 
-results=$(
+round() {
   measure "census -o json, dump" "$out/schedtool" census -o json "$dump"
   measure "census -o json, PostgreSQL" "$out/schedtool" census -o json "$url"
-  if [ -n "${BEFORE:-}" ]; then
-    measure "same, BEFORE build" "$BEFORE" census -o json "$url"
-  fi
+  for b in ${BEFORE:-}; do
+    measure "same, $b" "$b" census -o json "$url"
+  done
   measure "SQL partial census (psql)" psql -X -q -A -t "$super" -c "$sql"
-)
-groups=$(wc -l < "$out/last.txt")
-dump_s=$(echo "$results" | awk -F'|' 'NR==1 {print $2}')
-echo "rows: $rows, dump: $(($(stat -c %s "$dump") / 1000000)) MB, cores: $(nproc), best of $runs, SQL groups: $groups"
-printf '%-30s %9s %10s %12s\n' command seconds "vs dump" "peak RSS"
-echo "$results" | while IFS='|' read -r name s kb; do
-  printf '%-30s %9.2f %9.2fx %9d MiB\n' "$name" "$s" "$(awk "BEGIN {print $s / $dump_s}")" "$((kb / 1024))"
+}
+rounds="$out/rounds.txt"
+: > "$rounds"
+wanted=$runs
+runs=1 # measure's runs: one of each command a round
+for r in $(seq "$wanted"); do
+  round | sed "s/^/$r|/" >> "$rounds"
 done
+groups=$(wc -l < "$out/last.txt")
+echo "rows: $rows, dump: $(($(stat -c %s "$dump") / 1000000)) MB, cores: $(nproc), $wanted interleaved rounds, SQL groups: $groups, load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-40s %9s %12s %16s %12s\n' command "best s" "median x" "spread x" "peak RSS"
+awk -F'|' '
+  $2 ~ /dump$/ { dump[$1] = $3 }
+  { name[NR] = $2; round[NR] = $1; s[NR] = $3; kb[NR] = $4 }
+  END {
+    for (i = 1; i <= NR; i++) {
+      n = name[i]
+      if (!(n in seen)) { seen[n] = 1; order[++k] = n }
+      x = s[i] / dump[round[i]]
+      ratios[n] = ratios[n] " " x
+      if (!(n in best) || s[i] < best[n]) best[n] = s[i]
+      if (kb[i] > rss[n]) rss[n] = kb[i]
+    }
+    for (j = 1; j <= k; j++) {
+      n = order[j]
+      m = split(substr(ratios[n], 2), r, " ")
+      for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (r[b] < r[a]) { t = r[a]; r[a] = r[b]; r[b] = t }
+      med = (m % 2) ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
+      printf "%-40s %9.2f %11.2fx %7.2fx-%.2fx %8d MiB\n", n, best[n], med, r[1], r[m], rss[n] / 1024
+    }
+  }' "$rounds"

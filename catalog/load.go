@@ -16,7 +16,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"schedtool/catalog/tree"
@@ -36,11 +38,15 @@ type Options struct {
 	// Select, when set, keeps only the tasks it picks and records which of
 	// its values picked one.
 	Select *Selection
+	// DBTimeout and DBRows go to every database input's Selector (its
+	// Timeout and Rows).
+	DBTimeout time.Duration
+	DBRows    *atomic.Int64
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
 func DefaultOptions() Options {
-	return Options{Limits: tree.DefaultLimits, MaxFileSize: 64 << 20, MaxRowSize: 64 << 20}
+	return Options{Limits: tree.DefaultLimits, MaxFileSize: 64 << 20, MaxRowSize: 64 << 20, DBTimeout: time.Minute}
 }
 
 // UsageError is a PATH the tool cannot work with (exit code 1).
@@ -91,6 +97,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 				in.Select = opts.Select.Selector
 			}
 			in.Select.MaxSpec = opts.MaxRowSize
+			in.Select.Timeout, in.Select.Rows = opts.DBTimeout, opts.DBRows
 			out = append(out, in)
 			continue
 		}

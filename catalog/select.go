@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"schedtool/schedule/connector"
 )
@@ -30,6 +32,13 @@ type Selector struct {
 	// spec_bytes, its length, in place of the spec, and is unreadable.
 	// It selects no task.
 	MaxSpec int
+	// Timeout, when above 0, ends a database read that has received no
+	// row (or no answer) for that long (--db-timeout), so that a stalled
+	// server fails the command instead of hanging it. It selects no task.
+	Timeout time.Duration
+	// Rows, if set, counts the rows a database has sent so far (for a
+	// progress line). It selects no task.
+	Rows *atomic.Int64
 }
 
 // IsZero reports whether the selector picks every task.

@@ -41,8 +41,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	// (two exports concatenated) would give two migrated rows for one
 	// task. The publishable tree refuses the second when it writes; the
 	// diff and the rows file refuse it here.
-	first := map[string]string{}
+	// The names seen are kept as hashes and places (nameSet), so that
+	// the check costs 16 bytes a row, not the name and its place.
+	first := newNameSet()
+	var dumpNames []string // by input, for the places first gives back
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+		input := len(dumpNames)
+		dumpNames = append(dumpNames, name)
 		header := false
 		rows := 0
 		err := r.mg.Dump(rd, name, dopts, func(row Row) {
@@ -63,14 +68,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				r.publish(pub, name, row)
 			}
 			if pub == nil && row.New != nil && row.Task != nil {
-				at := fmt.Sprintf("%s:%d", name, row.Line)
-				if prev, dup := first[row.Task.Task]; dup {
+				if prev, dup := first.add(row.Task.Task, rowPlace(input, row.Line)); dup {
+					in, line := unplace(prev)
 					r.sum.Refused++
-					fmt.Fprintf(r.errw, "schedtool: %s: %s: not changed: the catalog name appears twice (first at %s); a dump holds one row per task\n", report.Escape(at), report.Escape(row.Task.Task), report.Escape(prev))
+					fmt.Fprintf(r.errw, "schedtool: %s:%d: %s: not changed: the catalog name appears twice (first at %s:%d); a dump holds one row per task\n", report.Escape(name), row.Line, report.Escape(row.Task.Task), report.Escape(dumpNames[in]), line)
 					r.task(row.Task)
 					return
 				}
-				first[row.Task.Task] = at
 			}
 			if row.Task != nil {
 				r.task(row.Task)

@@ -25,8 +25,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -80,13 +82,28 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 	cfg.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
 		return pgproto3.NewFrontend(bufio.NewReaderSize(r, readBuffer), w)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	// TCP keepalives: a server host that vanished (no FIN, no RST) is
+	// noticed by the kernel rather than waited on.
+	cfg.DialFunc = (&net.Dialer{KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 15 * time.Second, Count: 4}}).DialContext
+	ctx, cancel := context.WithCancelCause(context.Background())
 	q := newQueue()
+	p := &progress{shared: sel.Rows}
+	if sel.Timeout > 0 {
+		// A stalled server (or proxy) keeps the connection open and
+		// sends nothing: neither keepalives nor pgx end that, so a
+		// watchdog does, by cancelling the read (pgx then sets a past
+		// deadline on the socket).
+		go watch(ctx, cancel, sel.Timeout, p, q)
+	}
 	go func() {
-		err := read(ctx, cfg, sel, q)
+		err := read(ctx, cfg, sel, q, p)
+		if err != nil && context.Cause(ctx) == errStalled {
+			err = stalled(sel.Timeout, p)
+		}
 		if err != nil {
 			err = errors.New(catalog.Scrub(describe(err), secrets...))
 		}
+		cancel(nil)
 		q.CloseWithError(err)
 	}()
 	return &reader{q, cancel}, nil
@@ -94,11 +111,11 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 
 type reader struct {
 	*queue
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 }
 
 func (r *reader) Close() error {
-	r.cancel()
+	r.cancel(nil)
 	return r.queue.Close()
 }
 
@@ -186,11 +203,12 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
 	return b.String(), args
 }
 
-func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Writer) error {
+func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Writer, p *progress) error {
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err
 	}
+	p.connected.Store(true)
 	defer conn.Close(context.Background())
 	// synchronize_seqscans off: a sequential scan starts at the table's
 	// first block even while another scan of it is under way, so that two
@@ -205,9 +223,11 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 	if err := exec(ctx, conn, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL synchronize_seqscans = off; SET LOCAL idle_in_transaction_session_timeout = 0"); err != nil {
 		return err
 	}
+	p.steps.Add(1)
 	// Whether row-level security cuts what this role reads: asked
 	// first, in the transaction, so that a read it may have cut says so.
 	user, who := rlsRole(ctx, conn)
+	p.steps.Add(1)
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var spare []byte
 	sql, args := Query(sel)
@@ -242,6 +262,10 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 			return err
 		}
 		total++
+		p.rows.Add(1)
+		if p.shared != nil {
+			p.shared.Add(1)
+		}
 	}
 	if _, err := rr.Close(); err != nil {
 		return lost(err, total)

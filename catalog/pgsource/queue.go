@@ -3,6 +3,7 @@ package pgsource
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // queue is a pipe with room for a few blocks, so that reading the socket
@@ -16,6 +17,9 @@ type queue struct {
 	err   error  // why the writer stopped; set before full is closed
 	cur   []byte // the rest of the block being read
 	block []byte // that block, to give back
+	// blocked is set while Write waits for the reader to take a block:
+	// the reader is slow, not the server.
+	blocked atomic.Bool
 }
 
 // queueBlocks is how many blocks can wait (each as large as a write).
@@ -33,6 +37,13 @@ func (q *queue) Write(p []byte) (int, error) {
 	default:
 	}
 	b = append(b[:0], p...)
+	select {
+	case q.full <- b:
+		return len(p), nil
+	default:
+	}
+	q.blocked.Store(true)
+	defer q.blocked.Store(false)
 	select {
 	case q.full <- b:
 		return len(p), nil

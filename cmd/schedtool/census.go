@@ -141,7 +141,13 @@ func (o *censusOptions) Validate() error {
 
 func (o *censusOptions) Run() error {
 	w, _ := census.NewWriter(o.output, o.Out, o.Err, o.writerOpts)
-	stop := o.progress()
+	stop := func() {}
+	if o.stopDB == nil {
+		// Over a database, the line of its rows is already on.
+		var rows atomic.Int64
+		o.census.Rows = &rows
+		stop = o.progress("census: %d rows", &rows)
+	}
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()
 	if err != nil {
@@ -162,41 +168,6 @@ func (o *censusOptions) Run() error {
 		return &reportError{msg}
 	}
 	return nil
-}
-
-// progress writes rows per second to standard error while a dump is read,
-// when that is a terminal and not --quiet. It returns the stop function.
-func (o *censusOptions) progress() func() {
-	f, ok := o.Err.(*os.File)
-	if o.quiet || !ok {
-		return func() {}
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return func() {}
-	}
-	var rows atomic.Int64
-	o.census.Rows = &rows
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				if rows.Load() > 0 {
-					fmt.Fprint(f, "\r\033[K")
-				}
-				return
-			case <-tick.C:
-				n := rows.Load()
-				fmt.Fprintf(f, "\r\033[Kcensus: %d rows, %.0f rows/s", n, float64(n)/time.Since(start).Seconds())
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }
 
 type nopWriter struct{}

@@ -57,6 +57,31 @@ func parseSize(v string, max int64) (int64, error) {
 	return int64(b), nil
 }
 
+// durationValue is a duration flag: a Go duration (90s, 1m30s, 500ms)
+// or a bare number of seconds. Zero is allowed (no limit); a negative
+// duration is refused.
+type durationValue struct{ d *time.Duration }
+
+func (d *durationValue) String() string { return d.d.String() }
+func (d *durationValue) Type() string   { return "duration" }
+
+func (d *durationValue) Set(v string) error {
+	t := strings.TrimSpace(v)
+	n, err := time.ParseDuration(t)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(t, 64)
+		if ferr != nil || math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > math.MaxInt64/float64(time.Second) {
+			return fmt.Errorf("%q is not a duration: give one with a unit (60s, 2m, 500ms), or a number of seconds", v)
+		}
+		n = time.Duration(f * float64(time.Second))
+	}
+	if n < 0 {
+		return fmt.Errorf("%q: a duration cannot be negative (0 means no limit)", v)
+	}
+	*d.d = n
+	return nil
+}
+
 // The instants and years schedtool reasons about: the tz database
 // describes zones from 1970, and nothing is scheduled centuries ahead.
 const minYear, maxYear = 1970, 2199

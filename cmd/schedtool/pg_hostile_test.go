@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -243,5 +244,126 @@ func TestPostgresRowLevelSecurityPartial(t *testing.T) {
 	r = schedtool(t, "", "census", "--prefix", "materialize-acmeCo/", db.BypassURL)
 	if r.code != 0 || strings.Contains(r.stdout+r.stderr, "row-level security") {
 		t.Errorf("as BYPASSRLS: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A server that stalls (a proxy that stops forwarding and keeps the
+// socket open) while connecting, before the first row or part way
+// through the rows fails every command with exit 1 within about
+// --db-timeout, naming it and the rows read; --db-timeout 0 waits.
+func TestPostgresStalledServer(t *testing.T) {
+	db, _ := pgFixture(t, 3000)
+	const query = "WHERE spec_type" // only in the query of the rows
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name      string
+		query     string
+		n         int64
+		args      []string
+		where     string // in the message
+		wantTrace string // a regexp the rows read match
+	}{
+		{"connecting", "", 0, []string{"census"}, "while connecting to it", ""},
+		{"first row", query, 0, []string{"census", "-o", "json"}, "before the first row of public.live_specs (0 rows read)", ""},
+		{"part way", query, 300 << 10, []string{"validate"}, "of public.live_specs, before the last one", `after [1-9][0-9]* rows`},
+		{"part way, migrate --out FILE", query, 300 << 10, []string{"migrate", "--out", filepath.Join(dir, "rows.ndjson")}, "before the last one", `after [1-9][0-9]* rows`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := pgtest.StallAt(t, db.BypassURL, tc.query, tc.n)
+			start := time.Now()
+			r := schedtool(t, "", append(tc.args, "--db-timeout", "1s", url)...)
+			took := time.Since(start)
+			if r.code != 1 {
+				t.Errorf("exit %d, want 1\n%s", r.code, r.stderr)
+			}
+			if took > 6*time.Second {
+				t.Errorf("took %v with --db-timeout 1s", took)
+			}
+			for _, want := range []string{"the server sent nothing for 1s (--db-timeout)", tc.where, "the read is incomplete"} {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
+				}
+			}
+			if tc.wantTrace != "" && !regexp.MustCompile(tc.wantTrace).MatchString(r.stderr) {
+				t.Errorf("stderr does not match %q:\n%s", tc.wantTrace, r.stderr)
+			}
+			if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
+				t.Error("the password is in the output")
+			}
+		})
+	}
+	if files := filesUnder(t, dir); len(files) > 0 {
+		t.Errorf("files left behind: %v", files)
+	}
+	// The near miss: with --db-timeout 0 the stalled read still waits
+	// after several timeouts' worth of time.
+	cmd := exec.Command(binary, "census", "--db-timeout", "0", pgtest.StallAt(t, db.BypassURL, query, 0))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Errorf("--db-timeout 0 ended a stalled read (%v):\n%s", err, stderr.String())
+	case <-time.After(3 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
+}
+
+// --db-timeout takes a duration or a number of seconds; a negative or
+// malformed one is a usage error.
+func TestDBTimeoutFlag(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want string // in stderr; "" for accepted
+	}{
+		{"-1s", "a duration cannot be negative"},
+		{"-5", "a duration cannot be negative"},
+		{"soon", "is not a duration"},
+		{"0", ""},
+		{"90", ""},
+		{"1m30s", ""},
+	} {
+		r := schedtool(t, "", "census", "--db-timeout", tc.v, "testdata/does-not-exist.ndjson")
+		if r.code != 1 {
+			t.Errorf("--db-timeout %s: exit %d, want 1", tc.v, r.code)
+		}
+		if tc.want != "" && !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("--db-timeout %s: stderr does not say %q:\n%s", tc.v, tc.want, r.stderr)
+		}
+		if tc.want == "" && strings.Contains(r.stderr, "--db-timeout") {
+			t.Errorf("--db-timeout %s refused:\n%s", tc.v, r.stderr)
+		}
+	}
+}
+
+// On a terminal, the rows that have arrived are shown while they come
+// (here until the server stalls); on a pipe nothing is (the stalled
+// server test reads stderr from a pipe, and census's table from a pipe
+// holds no such line either).
+func TestPostgresProgressOnTerminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is needed to run schedtool on a terminal")
+	}
+	db, _ := pgFixture(t, 3000)
+	url := pgtest.StallAt(t, db.BypassURL, "WHERE spec_type", 300<<10)
+	// script runs the command on a new terminal and copies what it
+	// writes there to its own standard output.
+	cmd := exec.Command(scriptBin, "-q", "-e", "-c", binary+" census -o json --db-timeout 2s '"+url+"'", "/dev/null")
+	out, _ := cmd.CombinedOutput()
+	if !regexp.MustCompile(`census: [1-9][0-9]* rows from the database, [0-9]+ rows/s`).Match(out) {
+		t.Errorf("no progress line on the terminal:\n%.2000s", out)
+	}
+	if !bytes.Contains(out, []byte("the server sent nothing for 2s (--db-timeout)")) {
+		t.Errorf("the stall is not reported:\n%.2000s", out)
+	}
+	r := schedtool(t, "", "census", "-o", "json", "--db-timeout", "1s", pgtest.StallAt(t, db.BypassURL, "WHERE spec_type", 300<<10))
+	if strings.Contains(r.stderr, "rows from the database") {
+		t.Errorf("a progress line on a pipe:\n%s", r.stderr)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"runtime/pprof"
+	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +35,9 @@ type common struct {
 	maxFileSize int64
 	maxRowSize  int64
 	quiet       bool
+	dbTimeout   time.Duration
+	dbRows      atomic.Int64 // rows a database has sent, for the progress line
+	stopDB      func()
 	root        string
 	selector    catalog.Selector
 	selection   *catalog.Selection
@@ -41,6 +46,10 @@ type common struct {
 }
 
 func (c *common) stop() {
+	if c.stopDB != nil {
+		c.stopDB()
+		c.stopDB = nil
+	}
 	if c.stopProfile != nil {
 		c.stopProfile()
 		c.stopProfile = nil
@@ -89,6 +98,8 @@ func (c *common) loadOptions() catalog.Options {
 	o.Stdin = c.In
 	o.Root = c.root
 	o.Select = c.selection
+	o.DBTimeout = c.dbTimeout
+	o.DBRows = &c.dbRows
 	return o
 }
 
@@ -191,6 +202,8 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	pf.StringArrayVar(&c.selector.Names, "name", nil, "only the task with this catalog name (repeatable)")
 	pf.StringArrayVar(&c.selector.Prefixes, "prefix", nil, "only the tasks whose catalog name starts with this prefix (repeatable)")
 	pf.StringArrayVar(&c.selector.Images, "image", nil, "only the tasks on this connector image, named without tag (repeatable)")
+	c.dbTimeout = time.Minute
+	pf.Var(&durationValue{&c.dbTimeout}, "db-timeout", "fail a database read when the server has sent no row for this long (60s, 2m; 0 waits for ever)")
 	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
@@ -199,6 +212,9 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 			return err
 		}
 		c.selection = catalog.NewSelection(c.selector)
+		if readsDatabase(args) {
+			c.stopDB = c.progress(cmd.Name()+": %d rows from the database", &c.dbRows)
+		}
 		if c.cpuprofile == "" {
 			return nil
 		}
@@ -326,4 +342,41 @@ func (s *spool) close() {
 		s.file.Close()
 		s.file = nil
 	}
+}
+
+// progress writes a count and its rate to standard error every half
+// second, as format (with %d for the count) and ", N rows/s", when that
+// is a terminal and not --quiet: a long read shows it is alive. It
+// returns the function that stops it and clears the line.
+func (c *common) progress(format string, rows *atomic.Int64) func() {
+	f, ok := c.Err.(*os.File)
+	if c.quiet || !ok {
+		return func() {}
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		shown := false
+		for {
+			select {
+			case <-done:
+				if shown {
+					fmt.Fprint(f, "\r\033[K")
+				}
+				return
+			case <-tick.C:
+				n := rows.Load()
+				fmt.Fprintf(f, "\r\033[K"+format+", %.0f rows/s", n, float64(n)/time.Since(start).Seconds())
+				shown = true
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

@@ -1,6 +1,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"net/url"
@@ -18,7 +19,7 @@ import (
 // command that reads the table twice).
 func CutAfter(t testing.TB, u string, n int64, skip int) string {
 	t.Helper()
-	return proxy(t, u, n, false, skip)
+	return proxy(t, u, "", n, false, skip)
 }
 
 // StallAfter is CutAfter, except that the proxy keeps the connection
@@ -26,10 +27,20 @@ func CutAfter(t testing.TB, u string, n int64, skip int) string {
 // network stalled), for a test to interrupt.
 func StallAfter(t testing.TB, u string, n int64, skip int) string {
 	t.Helper()
-	return proxy(t, u, n, true, skip)
+	return proxy(t, u, "", n, true, skip)
 }
 
-func proxy(t testing.TB, u string, n int64, stall bool, skip int) string {
+// StallAt is StallAfter counting the n bytes from the first message of
+// the client that holds query: a server that answers everything before
+// a query, then stalls part way through its answer (n > 0) or before the
+// first byte of it (n = 0). An empty query counts from the connection's
+// start (n = 0 stalls the connecting).
+func StallAt(t testing.TB, u, query string, n int64) string {
+	t.Helper()
+	return proxy(t, u, query, n, true, 0)
+}
+
+func proxy(t testing.TB, u, query string, n int64, stall bool, skip int) string {
 	t.Helper()
 	p, err := url.Parse(u)
 	if err != nil {
@@ -77,11 +88,21 @@ func proxy(t testing.TB, u string, n int64, stall bool, skip int) string {
 				skip--
 				limit = 1 << 62
 			}
+			// seen is closed once the client has sent query: the count
+			// of the server's bytes starts there.
+			seen := make(chan struct{})
+			if query == "" || limit == 1<<62 {
+				close(seen)
+			}
 			wg.Add(2)
-			go func() { defer wg.Done(); io.Copy(s, c); s.Close() }()
 			go func() {
 				defer wg.Done()
-				io.CopyN(c, s, limit)
+				copyWatching(s, c, query, seen)
+				s.Close()
+			}()
+			go func() {
+				defer wg.Done()
+				copyUntil(c, s, seen, limit)
 				if stall {
 					return // the cleanup closes both
 				}
@@ -103,4 +124,63 @@ func proxy(t testing.TB, u string, n int64, stall bool, skip int) string {
 	q.Set("host", dir)
 	p.RawQuery = q.Encode()
 	return p.String()
+}
+
+// copyWatching copies the client's bytes to the server, closing seen
+// (before forwarding it) at the first read that holds query.
+func copyWatching(dst io.Writer, src io.Reader, query string, seen chan struct{}) {
+	buf := make([]byte, 64<<10)
+	found := query == ""
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if !found && bytes.Contains(buf[:n], []byte(query)) {
+				found = true
+				close(seen)
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// copyUntil copies the server's bytes to the client: all of them until
+// seen is closed, then limit more.
+func copyUntil(dst io.Writer, src io.Reader, seen chan struct{}, limit int64) {
+	buf := make([]byte, 64<<10)
+	for {
+		select {
+		case <-seen:
+			io.CopyN(dst, src, limit)
+			return
+		default:
+		}
+		n, err := src.Read(buf)
+		if n > 0 {
+			select {
+			case <-seen:
+				// The answer to the query began in this read.
+				k := min(int64(n), limit)
+				if _, werr := dst.Write(buf[:k]); werr != nil {
+					return
+				}
+				if k < int64(n) {
+					return
+				}
+				io.CopyN(dst, src, limit-k)
+				return
+			default:
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
 }
