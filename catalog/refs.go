@@ -158,7 +158,7 @@ func (c *refCollector) inputOf(p string) (Input, bool) {
 func (c *refCollector) source(in Input, d *tree.Doc) {
 	root := d.Root
 	for _, it := range items(root.Get("import")) {
-		c.name(in, it, false)
+		c.name(in, it, false, "import")
 	}
 	for _, f := range fields(root.Get("captures")) {
 		c.endpoint(in, f.Value.Get("endpoint"))
@@ -181,7 +181,7 @@ func (c *refCollector) source(in Input, d *tree.Doc) {
 		}
 		for _, step := range items(steps) {
 			for _, kind := range []string{"ingest", "verify"} {
-				c.name(in, step.Get(kind).Get("documents"), false)
+				c.name(in, step.Get(kind).Get("documents"), false, "test documents")
 			}
 		}
 	}
@@ -189,30 +189,30 @@ func (c *refCollector) source(in Input, d *tree.Doc) {
 
 func (c *refCollector) endpoint(in Input, ep *tree.Node) {
 	for _, kind := range []string{"connector", "local", "dekaf"} {
-		c.name(in, ep.Get(kind).Get("config"), true)
+		c.name(in, ep.Get(kind).Get("config"), true, "config file")
 	}
 }
 
 func (c *refCollector) bindings(in Input, task *tree.Node) {
 	for _, b := range items(task.Get("bindings")) {
-		c.name(in, b.Get("resource"), true)
+		c.name(in, b.Get("resource"), true, "resource config file")
 	}
 }
 
 func (c *refCollector) derive(in Input, d *tree.Node) {
 	using := d.Get("using")
 	for _, kind := range []string{"connector", "local"} {
-		c.name(in, using.Get(kind).Get("config"), true)
+		c.name(in, using.Get(kind).Get("config"), true, "config file")
 	}
 	for _, m := range items(using.Get("sqlite").Get("migrations")) {
-		c.name(in, m, true)
+		c.name(in, m, true, "sqlite migration")
 	}
 	for _, kind := range []string{"typescript", "python"} {
-		c.name(in, using.Get(kind).Get("module"), true)
+		c.name(in, using.Get(kind).Get("module"), true, kind+" module")
 	}
 	for _, t := range items(d.Get("transforms")) {
-		c.name(in, t.Get("lambda"), true)
-		c.name(in, t.Get("shuffle").Get("lambda"), true)
+		c.name(in, t.Get("lambda"), true, "lambda")
+		c.name(in, t.Get("shuffle").Get("lambda"), true, "shuffle lambda")
 	}
 }
 
@@ -223,7 +223,7 @@ func (c *refCollector) schema(in Input, n *tree.Node) {
 		return
 	}
 	if n.Kind == tree.String {
-		if p := c.name(in, n, false); p != "" {
+		if p := c.name(in, n, false, "schema"); p != "" {
 			c.schemaFile(in, p)
 		}
 		return
@@ -239,7 +239,7 @@ func (c *refCollector) schemaRefs(in Input, n *tree.Node) {
 			return true
 		}
 		if ref := x.Get("$ref"); ref != nil && ref.Kind == tree.String && !strings.HasPrefix(ref.Value, "#") {
-			if p := c.name(in, ref, false); p != "" {
+			if p := c.name(in, ref, false, "$ref"); p != "" {
 				c.schemaFile(in, p)
 			}
 		}
@@ -266,11 +266,11 @@ func (c *refCollector) schemaFile(in Input, p string) {
 	c.schemaRefs(in, d.Root)
 }
 
-// name lists the file a string node names, relative to its document,
-// and returns its path when it is a regular file inside the root. With
+// name lists the file a string node names (what it is, for messages),
+// relative to its document, and returns its path when it is a regular file inside the root. With
 // config set the string names a file only when it has no whitespace (an
 // inline config, module or lambda is text).
-func (c *refCollector) name(in Input, n *tree.Node, config bool) string {
+func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) string {
 	if n == nil || n.Kind != tree.String || n.Doc == nil || n.Doc.File == "<stdin>" {
 		return ""
 	}
@@ -291,7 +291,7 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool) string {
 		}
 	}
 	by := fmt.Sprintf("%s:%d:%d", n.Doc.File, n.Line(), n.Col())
-	p, msg := (&loader{}).contain(in, n.Doc.File, s, "reference")
+	p, msg := (&loader{}).contain(in, n.Doc.File, s, what)
 	if msg != "" {
 		c.add(TreeFile{Path: filepath.Join(filepath.Dir(n.Doc.File), filepath.FromSlash(s)), Root: in.Root, Left: msg, By: by})
 		return ""
