@@ -37,8 +37,8 @@ type TreeFile struct {
 // holds, besides the ones cat read (which it may list again): every
 // regular file under each directory PATH, or under a file PATH's own
 // directory (hidden directories, and the entries skip names, skipped),
-// and every file the sources name from
-// anywhere under the root (see Refs). A file is listed once per path.
+// and every file the sources name from anywhere under the root (see
+// Refs). A file is listed once per path.
 func TreeFiles(inputs []Input, cat *Catalog, opts Options, skip func(path string, d fs.DirEntry) bool) []TreeFile {
 	seen, walked := map[string]bool{}, map[string]bool{}
 	var out []TreeFile
