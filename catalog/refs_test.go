@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"schedtool/catalog/tree"
 )
 
 // Every kind of name Flow's loader follows is found, relative to the
@@ -214,4 +216,31 @@ func TestTreeFilesWalk(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got[k], v)
 		}
 	}
+}
+
+// Any source, however shaped, gives its names without a panic, and every
+// file listed to copy lies inside the root.
+func FuzzRefs(f *testing.F) {
+	f.Add([]byte("import: [a.yaml]\ncollections:\n  a/b: {schema: s.yaml#/x, key: [/id]}\n"))
+	f.Add([]byte("captures: {a/c: {endpoint: {local: {config: ../x}}, bindings: [{resource: r}]}}\n"))
+	f.Add([]byte("collections: {a: {derive: {using: {sqlite: {migrations: 3}}, transforms: [null, {shuffle: 1}]}}}\n"))
+	f.Add([]byte("tests: {a: {steps: {ingest: 1}}, b: [1, {verify: {documents: '%zz'}}]}\n"))
+	f.Add([]byte(`{"collections": {"a": {"writeSchema": {"$ref": "/etc/passwd"}}}}`))
+	root := f.TempDir()
+	os.WriteFile(filepath.Join(root, "s.yaml"), []byte("$ref: s.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "r"), []byte("x\n"), 0o644)
+	opts := DefaultOptions()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file := filepath.Join(root, "flow.yaml")
+		d, err := Parse(file, src, opts.Limits)
+		if err != nil {
+			return
+		}
+		cat := &Catalog{Files: []string{file}, Docs: map[string]*tree.Doc{file: d}, Configs: map[string]*ConfigFile{}}
+		for _, r := range Refs([]Input{{Root: root, RootWhy: "test"}}, cat, opts) {
+			if _, ok := Under(root, r.Path); !ok && r.Left == "" {
+				t.Errorf("%s listed to copy, outside the root %s", r.Path, root)
+			}
+		}
+	})
 }
