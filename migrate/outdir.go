@@ -15,13 +15,33 @@ import (
 	"schedtool/catalog"
 )
 
-// outPaths maps every file of the catalog to its place under the output
-// directory, its path relative to its input's root. Two files that would
-// land on one output path, an output path through a symlink, or one that
-// is a file read, are refused.
-func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog) (map[string]string, error) {
-	dst := map[string]string{}
+// outPlan is where each file of an --out DIR tree comes from and goes.
+type outPlan struct {
+	dst map[string]string // every file written, read or copied, to its output path
+	// copies are the files of the tree beyond the ones the catalog read
+	// (catalog.TreeFiles), in path order, those that cannot be copied
+	// included, to be said.
+	copies []catalog.TreeFile
+}
+
+// outPaths maps every file of the tree (the catalog's and the copies) to
+// its place under the output directory, its path relative to its input's
+// root. Two files that would land on one output path, an output path
+// through a symlink, or one that is a file read, are refused.
+func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (*outPlan, error) {
+	plan := &outPlan{dst: map[string]string{}}
 	owner := map[string]string{}
+	place := func(path, rel string) error {
+		d := filepath.Join(out, rel)
+		if prev, ok := owner[d]; ok && prev != path {
+			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
+		}
+		if err := noSymlinkBelow(out, d); err != nil {
+			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+		}
+		owner[d], plan.dst[path] = path, d
+		return nil
+	}
 	for _, path := range cat.Files {
 		if path == "<stdin>" {
 			return nil, &catalog.UsageError{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
@@ -36,59 +56,115 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog) (map[str
 		if rel == "" {
 			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
 		}
-		d := filepath.Join(out, rel)
-		if prev, ok := owner[d]; ok {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
+		if err := place(path, rel); err != nil {
+			return nil, err
 		}
-		if err := noSymlinkBelow(out, d); err != nil {
-			return nil, &catalog.UsageError{Msg: "--out: " + err.Error()}
-		}
-		owner[d], dst[path] = path, d
 	}
-	// An output file that is one of the files read (by identity: a
-	// config reached from inside the output directory) is refused.
+	for _, f := range catalog.TreeFiles(inputs, cat, opts, skipInTree(out)) {
+		if _, read := plan.dst[f.Path]; read {
+			continue
+		}
+		plan.copies = append(plan.copies, f)
+		if f.Left != "" {
+			continue
+		}
+		rel, ok := catalog.Under(f.Root, f.Path)
+		if !ok {
+			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside its input's root %s, so it has no place in the output tree", f.Path, f.Root)}
+		}
+		if err := place(f.Path, rel); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(plan.copies, func(i, j int) bool { return plan.copies[i].Path < plan.copies[j].Path })
+	// An output file that is one of the files read or copied (by
+	// identity: a config reached from inside the output directory) is
+	// refused.
 	read := map[catalog.FileID]string{}
-	for _, path := range cat.Files {
+	for path := range plan.dst {
 		if id, ok := catalog.Identify(path); ok {
 			read[id] = path
 		}
 	}
-	for _, path := range cat.Files {
-		if id, ok := catalog.Identify(dst[path]); ok && read[id] != "" {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", dst[path], read[id])}
+	paths := make([]string, 0, len(plan.dst))
+	for path := range plan.dst {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		d := plan.dst[path]
+		if id, ok := catalog.Identify(d); ok && read[id] != "" {
+			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", d, read[id])}
 		}
 	}
-	return dst, nil
+	return plan, nil
 }
 
-// outDir writes every file of the catalog, migrated, at its place under
-// the output directory (outPaths): the files a migration changes in
-// groups, as --write does, the others one by one.
+// skipInTree leaves out of the tree's walk schedtool's own temp files (a
+// killed run's) and the output directory itself, when it lies inside a
+// tree copied (a file PATH's directory holding --out).
+func skipInTree(out string) func(string, fs.DirEntry) bool {
+	outID, hasOut := catalog.Identify(out)
+	return func(p string, d fs.DirEntry) bool {
+		if !d.IsDir() {
+			return IsTemp(p)
+		}
+		id, ok := catalog.Identify(p)
+		return hasOut && ok && id == outID
+	}
+}
+
+// outDir writes the tree under the output directory (outPaths): the
+// files a migration changes in groups, as --write does, the other files
+// the catalog read one by one, then every other file of the tree, copied
+// (mirror.go). Each keeps its input's mode.
 func (r *runner) outDir(cat *catalog.Catalog, changed []*File) error {
-	dst := r.outPaths
+	dst := r.outPlan.dst
 	isChanged := map[string]bool{}
 	var outs []*File
+	mode := map[string]fs.FileMode{}
 	for _, f := range changed {
 		isChanged[f.Path] = true
 		o := *f
 		o.Path, o.Old = dst[f.Path], nil
 		outs = append(outs, &o)
+		mode[o.Path] = inputMode(f.Path)
 	}
 	for _, path := range cat.Files {
 		if !isChanged[path] {
 			outs = append(outs, &File{Path: dst[path], New: cat.Docs[path].Src})
+			mode[dst[path]] = inputMode(path)
 		}
+	}
+	// A copy that is a changed file under another name (a symlink, a
+	// hard link) carries the change, in the same group.
+	byID := map[catalog.FileID]*File{}
+	for _, f := range changed {
+		if id, ok := catalog.Identify(f.Path); ok {
+			byID[id] = f
+		}
+	}
+	var copies []catalog.TreeFile
+	for _, c := range r.outPlan.copies {
+		if id, ok := catalog.Identify(c.Path); ok && byID[id] != nil && c.Left == "" && c.Refused == "" {
+			o := *byID[id]
+			o.Path, o.Old = dst[c.Path], nil
+			outs = append(outs, &o)
+			mode[o.Path] = inputMode(c.Path)
+			continue
+		}
+		copies = append(copies, c)
 	}
 	sort.Slice(outs, func(i, j int) bool { return outs[i].Path < outs[j].Path })
 	for _, g := range groups(outs) {
 		puts := make([]*Put, len(g.files))
 		for i, f := range g.files {
 			puts[i] = &Put{Path: f.Path, Data: f.New}
-			if err := mkdirBelow(r.opts.Out, filepath.Dir(f.Path)); err != nil && g.err == "" {
-				g.err = err.Error()
-			}
 		}
-		r.writeGroup(g, puts)
+		r.putGroup(g, puts, mode)
+	}
+	for _, c := range copies {
+		r.copyFile(c, dst[c.Path])
 	}
 	return nil
 }

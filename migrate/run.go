@@ -173,7 +173,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 			// Where each file goes, and whether it may: refused before
 			// anything is written, standard output included.
 			var err error
-			if r.outPaths, err = outPaths(opts.Out, sources, cat); err != nil {
+			if r.outPlan, err = outPaths(opts.Out, sources, cat, opts.Load); err != nil {
 				return r.sum, err
 			}
 		}
@@ -234,8 +234,8 @@ type runner struct {
 	stopped os.Signal // a signal stopped the writes
 	// published is set once a tree of --out DIR is complete.
 	published *Publish
-	// outPaths maps each file of the catalog to its place under --out DIR.
-	outPaths map[string]string
+	// outPlan is where each file of the tree goes under --out DIR.
+	outPlan *outPlan
 	// cands are the names of the tasks that would migrate, when a first
 	// pass over the inputs found them (--limit).
 	cands []string
