@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/report"
 )
 
@@ -113,9 +114,9 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 		return
 	}
 	err := mkdirBelow(r.opts.Out, filepath.Dir(dst))
-	var s *Stream
+	var s *groupwrite.Stream
 	if err == nil {
-		s, err = CreateStream(dst)
+		s, err = groupwrite.CreateStream(dst, r.opts.Hooks)
 	}
 	if err == nil {
 		if _, err = io.Copy(s, src); err != nil {
@@ -132,7 +133,7 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 	} else {
 		written.Add(1)
 	}
-	if sig := Interrupted(); sig != nil {
+	if sig := groupwrite.Interrupted(); sig != nil {
 		r.stopped = sig
 	}
 }

@@ -10,12 +10,19 @@ import (
 	"testing"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 	"schedtool/plan"
 	"schedtool/schedule/connector"
 )
 
 // outRun migrates dir into out (--out DIR).
 func outRun(t *testing.T, dir, out string) (*Summary, string) {
+	t.Helper()
+	return outRunHooks(t, dir, out, groupwrite.Hooks{})
+}
+
+// outRunHooks is outRun with faults injected into the writes.
+func outRunHooks(t *testing.T, dir, out string, hooks groupwrite.Hooks) (*Summary, string) {
 	t.Helper()
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
@@ -24,7 +31,7 @@ func outRun(t *testing.T, dir, out string) (*Summary, string) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutDir, Out: out}, &stdout, &stderr)
+	sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutDir, Out: out, Hooks: hooks}, &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,15 +115,14 @@ func TestOutDirCopyFailureLeavesNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(in, "private.yaml"), []byte("a: 1\n"), 0o600)
 	os.WriteFile(filepath.Join(in, "big.bin"), bytes.Repeat([]byte("x"), 1000), 0o600)
 	os.WriteFile(filepath.Join(in, "kept.txt"), []byte("kept\n"), 0o644)
-	fault = func(step, path string) error {
+	fault := func(step, path string) error {
 		if step == "rename" && (strings.HasSuffix(path, "private.yaml") || strings.HasSuffix(path, "big.bin")) {
 			return errors.New("injected")
 		}
 		return nil
 	}
-	defer func() { fault = nil }()
 	out := filepath.Join(dir, "out")
-	sum, stderr := outRun(t, in, out)
+	sum, stderr := outRunHooks(t, in, out, groupwrite.Hooks{Fault: fault})
 	if sum.Failed != 2 || !strings.Contains(stderr, "private.yaml: not written: injected") || !strings.Contains(stderr, "big.bin: not written: writing") {
 		t.Errorf("%+v\n%s", sum, stderr)
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"schedtool/catalog"
+	"schedtool/internal/groupwrite"
 )
 
 // outPlan is where each file of an --out DIR tree comes from and goes.
@@ -107,7 +108,7 @@ func skipInTree(out string) func(string, fs.DirEntry) bool {
 	outID, hasOut := catalog.Identify(out)
 	return func(p string, d fs.DirEntry) bool {
 		if !d.IsDir() {
-			return IsTemp(p)
+			return groupwrite.IsTemp(p)
 		}
 		id, ok := catalog.Identify(p)
 		return hasOut && ok && id == outID
