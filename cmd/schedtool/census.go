@@ -135,7 +135,7 @@ func (o *censusOptions) Validate() error {
 		return &usageError{"-o: " + err.Error()}
 	}
 	var err error
-	o.inputs, err = catalog.Resolve(o.paths, o.loadOptions())
+	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
 

@@ -88,7 +88,7 @@ func (o *explainOptions) Validate() error {
 		return &usageError{fmt.Sprintf("--days %d: give 1 to %d", o.days, explain.MaxTimelineDays)}
 	}
 	var err error
-	o.inputs, err = catalog.Resolve(o.paths, o.loadOptions())
+	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
 

@@ -199,7 +199,7 @@ func (o *migrateOptions) Validate() error {
 		return &usageError{"--write and --out exclude each other: --write changes the files in place, --out writes elsewhere"}
 	}
 	var err error
-	if o.inputs, err = catalog.Resolve(o.paths, o.loadOptions()); err != nil {
+	if o.inputs, err = o.resolveInputs(o.paths); err != nil {
 		return err
 	}
 	dumps, trees := 0, 0

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
 	"runtime/pprof"
 	"sync/atomic"
 	"time"
@@ -90,6 +91,36 @@ func crashFinder(at string) (*connector.CrashFinder, error) {
 
 // atUsage documents --at on the commands that look for connector crashes.
 const atUsage = "look for connector crashes in the 366 days from this instant (RFC 3339; default now)"
+
+// streamMemoryLimit is the Go runtime's soft memory limit for a run that
+// reads only stored-spec streams (dumps, flowctl raw arrays, databases),
+// unless the user sets GOMEMLIMIT: their live heap is bounded by design,
+// but GOGC=400 lets the heap grow to five times what is live, so a
+// stream whose live part grows a little with its rows (a million rows)
+// would take hundreds of MiB; with it, 64 MiB of resident memory
+// whatever the length (bench/migrate-rss.sh). A catalog tree's live heap
+// is the catalog itself: a limit below it would make the collector run
+// without end (3x the CPU on an 80,000-task file), so it gets none.
+const streamMemoryLimit = 48 << 20
+
+// resolveInputs turns the PATHs into inputs, and sets the memory limit of a
+// run over streams only.
+func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
+	inputs, err := catalog.Resolve(paths, c.loadOptions())
+	if err != nil {
+		return nil, err
+	}
+	streams := len(inputs) > 0
+	for _, in := range inputs {
+		if len(in.Sources) > 0 {
+			streams = false
+		}
+	}
+	if streams && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(streamMemoryLimit)
+	}
+	return inputs, nil
+}
 
 func (c *common) loadOptions() catalog.Options {
 	o := catalog.DefaultOptions()

@@ -79,7 +79,7 @@ func (o *validateOptions) Validate() error {
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
 		return &usageError{"--fail-on: " + err.Error()}
 	}
-	if o.inputs, err = catalog.Resolve(o.paths, o.loadOptions()); err != nil {
+	if o.inputs, err = o.resolveInputs(o.paths); err != nil {
 		return err
 	}
 	return nil
