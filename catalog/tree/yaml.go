@@ -22,7 +22,7 @@ func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
 
 func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 	d := &Doc{File: file, Src: src, Format: YAML}
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec := yaml.NewDecoder(bytes.NewReader(neutralDirective(src)))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -44,6 +44,48 @@ func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 	}
 	d.Root = n
 	return d, &c, nil
+}
+
+// neutralDirective turns a leading `%YAML 1.x` directive into a comment of
+// the same length (`#YAML 1.x`): Flow's reader accepts `%YAML 1.2`, which
+// go-yaml refuses, and every byte offset stays where it was, so the tree
+// still points into src (which keeps the directive) and edits keep it.
+// Only the lines before the document's content are looked at, where a
+// directive may stand; src itself is never changed.
+func neutralDirective(src []byte) []byte {
+	var out []byte
+	for i := 0; i < len(src); {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := bytes.TrimRight(src[i:end], "\r")
+		switch {
+		case bytes.HasPrefix(line, []byte("%YAML ")) || bytes.HasPrefix(line, []byte("%YAML\t")):
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[i] = '#'
+		case i == 0 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf%YAML")):
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[i+3] = '#'
+		case len(bytes.TrimSpace(line)) == 0 || line[0] == '#' || line[0] == '%':
+		default:
+			if out == nil {
+				return src
+			}
+			return out
+		}
+		i = end + 1
+	}
+	if out == nil {
+		return src
+	}
+	return out
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
