@@ -555,7 +555,9 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
-		if _, serr := os.Lstat(path); serr == nil {
+		if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+			// A file there that cannot be read (permissions, size) might
+			// hold anything; a directory or a missing import holds nothing.
 			l.unparsed(path, "cannot be read: "+err.Error(), nil)
 		}
 		return

@@ -192,7 +192,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 		if len(hold) == 0 {
 			continue
 		}
-		reason := fmt.Sprintf("config file %s is also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
+		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
 		for _, o := range users {
 			if o.d.Action == plan.Migrate {
 				o.review(reason)
