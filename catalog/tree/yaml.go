@@ -53,6 +53,9 @@ func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 // Only the lines before the document's content are looked at, where a
 // directive may stand; src itself is never changed.
 func neutralDirective(src []byte) []byte {
+	if !bytes.Contains(src, []byte("%YAML")) {
+		return src
+	}
 	var out []byte
 	for i := 0; i < len(src); {
 		end := bytes.IndexByte(src[i:], '\n')
@@ -63,16 +66,11 @@ func neutralDirective(src []byte) []byte {
 		}
 		line := bytes.TrimRight(src[i:end], "\r")
 		switch {
-		case bytes.HasPrefix(line, []byte("%YAML ")) || bytes.HasPrefix(line, []byte("%YAML\t")):
+		case yaml1.Match(line):
 			if out == nil {
 				out = bytes.Clone(src)
 			}
-			out[i] = '#'
-		case i == 0 && bytes.HasPrefix(line, []byte("\xef\xbb\xbf%YAML")):
-			if out == nil {
-				out = bytes.Clone(src)
-			}
-			out[i+3] = '#'
+			out[bytes.IndexByte(src[i:end], '%')+i] = '#'
 		case len(bytes.TrimSpace(line)) == 0 || line[0] == '#' || line[0] == '%':
 		default:
 			if out == nil {
@@ -87,6 +85,9 @@ func neutralDirective(src []byte) []byte {
 	}
 	return out
 }
+
+// yaml1 is a %YAML 1.x directive line (a byte order mark before it).
+var yaml1 = regexp.MustCompile(`^(?:\x{feff})?%YAML[ \t]+1\.[0-9]+[ \t]*(?:#.*)?$`)
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 
