@@ -15,7 +15,7 @@ func TestYAMLDirective(t *testing.T) {
 		{"# lead\n\n%YAML 1.2\r\n---\r\na: 1\r\n", true},
 		{"\xef\xbb\xbf%YAML 1.2\n---\na: 1\n", true},
 		{"%YAML 1.2\n%TAG ! tag:example.com,2000:\n---\na: 1\n", true},
-		{"a: 1\n%YAML 1.2\n", false}, // not before the document: still an error
+		{"a: 1\n%YAML 1.2\n", false},      // not before the document: still an error
 		{"%YAML 2.0\n---\na: 1\n", false}, // a version Flow does not read
 	} {
 		d, err := ParseYAML("f.yaml", []byte(tc.src), DefaultLimits)
