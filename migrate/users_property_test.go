@@ -39,6 +39,7 @@ type usersRun struct {
 	limit     int
 	enableV2  bool
 	outDir    bool
+	noRoot    bool // each PATH its own root: references to ../ are refused
 	twice     bool
 	describes string
 }
@@ -119,10 +120,15 @@ func genUsersTree(g usersGen) *usersTree {
 		t.files[s] = strings.ReplaceAll(t.files[s], "\n", "\r")
 	}
 	for range 1 + g(3) {
-		r := usersRun{limit: g(4), enableV2: g(3) == 0, outDir: g(3) == 0, twice: g(2) == 0}
+		r := usersRun{limit: g(4), enableV2: g(3) == 0, outDir: g(3) == 0, twice: g(2) == 0, noRoot: g(3) == 0}
 		switch g(4) {
 		case 0:
 			r.paths = []string{"."}
+			if r.noRoot {
+				// Each PATH its own root: the sources beside flow.yaml
+				// name the shared files through ../, refused.
+				r.paths = []string{"a", "b", "c", "flow.yaml"}
+			}
 		case 1:
 			r.paths = []string{"a"}
 		case 2:
@@ -199,7 +205,9 @@ func (r usersRun) do(t *testing.T, dir string) (out string, msg string) {
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg, Options: plan.Options{EnableRuntimeV2: r.enableV2}}, Registry: reg}
 	opts := catalog.DefaultOptions()
-	opts.Root = dir
+	if !r.noRoot {
+		opts.Root = dir
+	}
 	opts.Select = catalog.NewSelection(r.sel)
 	var paths []string
 	for _, p := range r.paths {
