@@ -135,7 +135,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		var held []string
 		if u.Src == nil {
 			for _, p := range ids {
-				add(p, Holder{Where: u.File, Why: "a catalog source that " + u.Why + ": it might use any config file"})
+				add(p, Holder{Where: u.File, Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
 				held = append(held, p)
 			}
 		} else {
@@ -143,7 +143,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			for id, p := range ids {
 				for _, n := range names[id] {
 					if bytes.Contains(text, []byte(n)) {
-						add(p, Holder{Where: u.File, Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it", u.Why, n)})
+						add(p, Holder{Where: u.File, Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
 						held = append(held, p)
 						break
 					}
