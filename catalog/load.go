@@ -411,7 +411,7 @@ type Catalog struct {
 
 // ConfigRef is one reference to a config file, by a task of a source.
 type ConfigRef struct {
-	Kind  string // "materialization" or "capture"
+	Kind  string // "materialization", "capture" or "derivation"
 	Name  string
 	Image string
 	File  string // the source that holds it
@@ -624,19 +624,28 @@ func syntaxMsg(err error) string {
 	return err.Error()
 }
 
-// captures records the config files the captures of a source name: a
-// capture is a user of a config file it shares with materializations,
-// and schedtool never migrates it.
+// captures records the config files the captures and derivations of a
+// source name: each is a user of a config file it shares with
+// materializations, and schedtool never migrates it.
 func (l *loader) captures(in Input, doc *tree.Doc) {
-	caps := doc.Root.Get("captures")
-	if caps == nil || caps.Kind != tree.Object {
-		return
-	}
-	for _, f := range caps.Fields {
-		cfg := f.Value.Path("endpoint", "connector", "config")
-		if s, ok := cfg.Str(); ok && s != "" {
-			img, _ := f.Value.Path("endpoint", "connector", "image").Str()
-			l.ref(in, ConfigRef{Kind: "capture", Name: f.Key, Image: img, File: doc.File, Line: cfg.Line()}, s)
+	for _, k := range []struct {
+		key, kind string
+		path      []string
+	}{
+		{"captures", "capture", []string{"endpoint", "connector"}},
+		{"collections", "derivation", []string{"derive", "using", "connector"}},
+	} {
+		specs := doc.Root.Get(k.key)
+		if specs == nil || specs.Kind != tree.Object {
+			continue
+		}
+		for _, f := range specs.Fields {
+			conn := f.Value.Path(k.path...)
+			cfg := conn.Get("config")
+			if s, ok := cfg.Str(); ok && s != "" {
+				img, _ := conn.Get("image").Str()
+				l.ref(in, ConfigRef{Kind: k.kind, Name: f.Key, Image: img, File: doc.File, Line: cfg.Line()}, s)
+			}
 		}
 	}
 }

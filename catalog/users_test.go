@@ -45,6 +45,8 @@ func TestUsers(t *testing.T) {
 			[2]string{}, []string{"a"}, Selector{}, nil, ""},
 		{"capture", map[string]string{"flow.yaml": "captures:\n  acmeCo/c:\n    endpoint: {connector: {image: x, config: s.yaml}}\n" + usersSource("acmeCo/a", "s.yaml")},
 			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/c (flow.yaml:3: a capture, which schedtool does not migrate)"}, ""},
+		{"derivation", map[string]string{"flow.yaml": "collections:\n  acmeCo/d:\n    derive: {using: {connector: {image: x, config: s.yaml}}}\n  acmeCo/e: {}\n" + usersSource("acmeCo/a", "s.yaml")},
+			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/d (flow.yaml:3: a derivation, which schedtool does not migrate)"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
