@@ -61,13 +61,16 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		known[key{m.Name, fileKey(m.Source.File)}] = true
 	}
 	holders = map[string][]Holder{}
+	type seenKey struct {
+		path string
+		h    Holder
+	}
+	seen := map[seenKey]bool{}
 	add := func(p string, h Holder) {
-		for _, x := range holders[p] {
-			if x == h {
-				return
-			}
+		if !seen[seenKey{p, h}] {
+			seen[seenKey{p, h}] = true
+			holders[p] = append(holders[p], h)
 		}
-		holders[p] = append(holders[p], h)
 	}
 	names := map[FileID][]string{}
 	for id, p := range ids {

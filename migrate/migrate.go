@@ -192,6 +192,11 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 		if len(hold) == 0 {
 			continue
 		}
+		if n := len(hold); n > maxHolders {
+			// Every holder in every reason would grow with the square of
+			// a large fleet on one file.
+			hold = append(hold[:maxHolders], fmt.Sprintf("and %d more", n-maxHolders))
+		}
 		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
 		for _, o := range users {
 			if o.d.Action == plan.Migrate {
@@ -202,6 +207,9 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 	}
 	return changed
 }
+
+// maxHolders is how many holders of a file a reason names.
+const maxHolders = 10
 
 // holding says why a user of a shared config file read by this run does
 // not get the change the others ask of the file.

@@ -302,3 +302,23 @@ func FuzzUsersNeverUnpaced(f *testing.F) {
 		checkUsers(t, ut)
 	})
 }
+
+// A reason names at most maxHolders holders of a file, then how many
+// more: a fleet on one file must not make each reason as long as it.
+func TestSharedReasonNamesTenHolders(t *testing.T) {
+	for _, tc := range []struct{ users, named int }{{11, 10}, {12, 10}, {3, 2}} {
+		dir := t.TempDir()
+		src := "materializations:\n"
+		for i := range tc.users {
+			src += fmt.Sprintf("  acmeCo/t%02d:\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: s.yaml\n    bindings: []\n", i)
+		}
+		writeTree(t, dir, map[string]string{"flow.yaml": src, "s.yaml": "host: h\nsyncSchedule:\n  syncFrequency: 1h\n"})
+		r := usersRun{paths: []string{"."}, sel: catalog.Selector{Names: []string{"acmeCo/t00"}}}
+		_, msg := r.do(t, dir)
+		named := strings.Count(msg, "not selected by")
+		more := fmt.Sprintf("and %d more,", tc.users-1-tc.named)
+		if named != tc.named || (tc.users-1 > tc.named) != strings.Contains(msg, more) {
+			t.Errorf("%d users: %d named (want %d), %q: %v\n%s", tc.users, named, tc.named, more, strings.Contains(msg, more), msg)
+		}
+	}
+}
