@@ -78,6 +78,15 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	}
 	var walked []Input
 	roots := map[any]bool{}
+	// A run over whole roots with no selector has read every source
+	// already: its own catalog is the whole one.
+	covered := opts.Select == nil
+	dirs := map[any]bool{}
+	for _, in := range inputs {
+		if in.Dir != "" {
+			dirs[fileKey(in.Dir)] = true
+		}
+	}
 	for _, in := range inputs {
 		if in.Stdin != nil || in.Root == "" || len(in.Sources) == 0 {
 			continue
@@ -87,6 +96,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			continue
 		}
 		roots[rk] = true
+		covered = covered && dirs[rk]
 		found, _, err := findSources(in.Root)
 		if err != nil {
 			// A root that cannot be searched whole may hide any user.
@@ -108,9 +118,12 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			names[id] = append(names[id], as...)
 		}
 	}
-	all := opts
-	all.Select, all.Stdin, all.Limits.Expanded = nil, nil, nil
-	full := Load(walked, all)
+	full := cat
+	if !covered {
+		all := opts
+		all.Select, all.Stdin, all.Limits.Expanded = nil, nil, nil
+		full = Load(walked, all)
+	}
 	for _, r := range full.Refs {
 		if !r.HasID {
 			continue
