@@ -398,8 +398,8 @@ type Catalog struct {
 	Docs             map[string]*tree.Doc
 	Configs          map[string]*ConfigFile
 	// Refs are every reference to a config file the sources make, by
-	// materializations read (selected) and by captures, refused ones
-	// included: what Users compares config files by identity with.
+	// the materializations read (selected), captures and derivations,
+	// refused ones included: what Users compares files by identity with.
 	Refs []ConfigRef
 	// Unparsed are the catalog sources (walked, named or imported) that
 	// could not be read or parsed: they might use any config file.
