@@ -404,9 +404,37 @@ type Catalog struct {
 	Files            []string          // every file read, sorted
 	Docs             map[string]*tree.Doc
 	Configs          map[string]*ConfigFile
-	// Bystanders are, by config path, the tasks outside the sources read
-	// that use the same config file (see Bystanders); set by migrate.
-	Bystanders map[string][]string
+	// Refs are every reference to a config file the sources make, by
+	// the materializations read (selected), captures and derivations,
+	// refused ones included: what Users compares files by identity with.
+	Refs []ConfigRef
+	// Unparsed are the catalog sources (walked, named or imported) that
+	// could not be read or parsed: they might use any config file.
+	Unparsed []Unparsed
+	// Holders are, by config path, the users of the file that this run
+	// does not migrate with the others (see Users); set by migrate.
+	Holders map[string][]Holder
+}
+
+// ConfigRef is one reference to a config file, by a task of a source.
+type ConfigRef struct {
+	Kind  string // "materialization", "capture" or "derivation"
+	Name  string
+	Image string
+	File  string // the source that holds it
+	Line  int
+	ID    FileID // the file it names; set when it could be stat'ed
+	HasID bool
+	// Refused is why the reference was refused (it escapes the root):
+	// the file was stat'ed for its identity, never read.
+	Refused string
+}
+
+// Unparsed is a catalog source that could not be read or parsed.
+type Unparsed struct {
+	File string
+	Why  string
+	Src  []byte // nil when it could not be read
 }
 
 // ConfigFile is a config in a file of its own, and who uses it.
@@ -534,15 +562,22 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
+		if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
+			// A file there that cannot be read (permissions, size) might
+			// hold anything; a directory or a missing import holds nothing.
+			l.unparsed(path, "cannot be read: "+err.Error(), nil)
+		}
 		return
 	}
 	if line, col, problem := checkText(src); problem != "" {
 		l.problem(path, line, col, "", problem)
+		l.unparsed(path, problem, src)
 		return
 	}
 	doc, err := l.parse(displayName(path), src)
 	if err != nil {
 		l.syntaxProblem(path, err)
+		l.unparsed(path, "does not parse: "+syntaxMsg(err), src)
 		return
 	}
 	l.cat.Docs[doc.File] = doc
@@ -557,6 +592,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	}
 	if root.Kind != tree.Object {
 		l.problemAt(root, "a catalog source must be an object, not "+article(root.Kind))
+		l.unparsed(path, "is not a catalog source (it holds "+article(root.Kind)+")", src)
 		return
 	}
 	l.visitng[key] = true
@@ -564,6 +600,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	if imp := root.Get("import"); imp != nil {
 		l.imports(in, path, imp, append(chain, path))
 	}
+	l.captures(in, doc)
 	if mats := root.Get("materializations"); mats != nil {
 		if mats.Kind != tree.Object {
 			if mats.Kind != tree.Null {
@@ -575,6 +612,69 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 			}
 		}
 	}
+}
+
+// unparsed records a source that might use any config file (never
+// standard input, which has no place under a root).
+func (l *loader) unparsed(path, why string, src []byte) {
+	if path != "-" {
+		l.cat.Unparsed = append(l.cat.Unparsed, Unparsed{File: path, Why: why, Src: src})
+	}
+}
+
+// syntaxMsg is a parse error as "line:col: message".
+func syntaxMsg(err error) string {
+	var se *tree.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%d:%d: %s", se.Line, se.Col, se.Msg)
+	}
+	return err.Error()
+}
+
+// captures records the config files the captures and derivations of a
+// source name: each is a user of a config file it shares with
+// materializations, and schedtool never migrates it.
+func (l *loader) captures(in Input, doc *tree.Doc) {
+	for _, k := range []struct {
+		key, kind string
+		path      []string
+	}{
+		{"captures", "capture", []string{"endpoint", "connector"}},
+		{"collections", "derivation", []string{"derive", "using", "connector"}},
+	} {
+		specs := doc.Root.Get(k.key)
+		if specs == nil || specs.Kind != tree.Object {
+			continue
+		}
+		for _, f := range specs.Fields {
+			conn := f.Value.Path(k.path...)
+			cfg := conn.Get("config")
+			if s, ok := cfg.Str(); ok && s != "" {
+				img, _ := conn.Get("image").Str()
+				l.ref(in, ConfigRef{Kind: k.kind, Name: f.Key, Image: img, File: doc.File, Line: cfg.Line()}, s)
+			}
+		}
+	}
+}
+
+// ref records a reference to the config file rel (relative to the
+// source), with the identity of the file it names. A reference that
+// escapes the root is recorded as refused, its target stat'ed (for its
+// identity) but never read.
+func (l *loader) ref(in Input, r ConfigRef, rel string) {
+	p, msg := l.contain(in, r.File, rel, "config file")
+	if msg != "" {
+		r.Refused = msg
+		if !filepath.IsAbs(rel) && !strings.Contains(rel, "://") && r.File != "-" {
+			p = filepath.Join(filepath.Dir(r.File), filepath.FromSlash(rel))
+		} else {
+			p = rel
+		}
+	}
+	if p != "" {
+		r.ID, r.HasID = Identify(p)
+	}
+	l.cat.Refs = append(l.cat.Refs, r)
 }
 
 func displayName(path string) string {

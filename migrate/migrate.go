@@ -108,7 +108,7 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 			o.p = patches{}
 		}
 	}
-	files := mg.edit(all)
+	files := mg.edit(cat, all)
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
 		for _, p := range o.p.list() {
@@ -136,14 +136,22 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 		}
 		all[i] = o
 	}
-	mg.shared(cat, all)
+	for mg.shared(cat, all) {
+	}
 	return all
 }
 
-// shared makes the users of one config file agree: when all ask for the
-// same change, the editor makes it once (the same edit asked twice);
-// otherwise none of them migrates.
-func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) {
+// shared holds back every config file that a user of it does not get
+// the same change as the others, in this run (SPEC 7): the users of a
+// file are every task under the root that references it, and one that
+// this run leaves out (cat.Holders: another PATH, a selector, a source
+// that cannot be parsed, a refused reference, a capture) or does not
+// migrate alike (V1, review, deferred, another change) would be left
+// without pacing once the file is zeroed. Every task of such a file that
+// would migrate needs review instead, naming the holders. It reports
+// whether it turned any task to review (the edit loop iterates to a
+// fixpoint with it).
+func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 	byMat := map[*catalog.Materialization]*one{}
 	for _, o := range all {
 		byMat[o.m] = o
@@ -153,53 +161,82 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	changed := false
 	for _, path := range paths {
-		cf := cat.Configs[path]
-		if others := cat.Bystanders[path]; len(others) > 0 {
-			// Tasks under the root that this run does not read use the
-			// file too: a change to it would reach them unmigrated.
-			for _, u := range cf.Users {
-				if o := byMat[u]; o != nil && o.d.Action == plan.Migrate && o.p.config != nil {
-					o.review(fmt.Sprintf("config file %s is also used by %s, not among the PATHs given: changing it would leave them without pacing; give a PATH that holds every task using it", path, strings.Join(others, ", ")))
-				}
-			}
-			continue
-		}
-		if len(cf.Users) < 2 {
-			continue
-		}
 		var users []*one
-		for _, u := range cf.Users {
+		for _, u := range cat.Configs[path].Users {
 			if o := byMat[u]; o != nil {
 				users = append(users, o)
 			}
 		}
-		key := patchKey(users[0].p.config)
-		same := true
-		for _, o := range users[1:] {
-			if patchKey(o.p.config) != key {
-				same = false
+		// The change asked of the file: its first user's that has one.
+		key := ""
+		for _, o := range users {
+			if o.p.config != nil {
+				key = patchKey(o.p.config)
+				break
 			}
 		}
-		if same {
+		if key == "" {
 			continue
 		}
-		names := make([]string, len(users))
-		for i, o := range users {
-			names[i] = o.m.Name
+		var hold []string
+		for _, h := range cat.Holders[path] {
+			hold = append(hold, h.String())
 		}
 		for _, o := range users {
+			if patchKey(o.p.config) != key {
+				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.File, o.m.Spec.Line(), holding(o)))
+			}
+		}
+		if len(hold) == 0 {
+			continue
+		}
+		if n := len(hold); n > maxHolders {
+			// Every holder in every reason would grow with the square of
+			// a large fleet on one file.
+			hold = append(hold[:maxHolders], fmt.Sprintf("and %d more", n-maxHolders))
+		}
+		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
+		for _, o := range users {
 			if o.d.Action == plan.Migrate {
-				o.review(fmt.Sprintf("config file %s is shared by %s, which would not all get the same change; give this task its own config file, or migrate them together", path, strings.Join(names, ", ")))
+				o.review(reason)
+				changed = true
 			}
 		}
 	}
+	return changed
+}
+
+// maxHolders is how many holders of a file a reason names.
+const maxHolders = 10
+
+// holding says why a user of a shared config file read by this run does
+// not get the change the others ask of the file.
+func holding(o *one) string {
+	switch o.d.Action {
+	case plan.Migrate:
+		if o.p.config == nil {
+			return "it does not change the file"
+		}
+		return "it would get another change"
+	case plan.Skip:
+		return "V1, skipped without --enable-runtime-v2"
+	case plan.Review:
+		why, _, _ := strings.Cut(o.d.Reason, ";")
+		return "needs review: " + why
+	case Deferred:
+		return "deferred by --limit"
+	}
+	return "not migrated (" + string(o.d.Situation) + ")"
 }
 
 // edit computes every document's edits. A refused document makes its
-// tasks need review; the documents they also touched are then redone
-// without them, so no task is half migrated.
-func (mg *Migrator) edit(all []*one) []*File {
+// tasks need review; the shared config files they use are then held back
+// too (shared), and the documents they also touched are redone without
+// them, until nothing changes: so no task is half migrated, and no
+// shared file is zeroed under a task that is not.
+func (mg *Migrator) edit(cat *catalog.Catalog, all []*one) []*File {
 	refused := map[string]*File{}
 	for {
 		files, failed := mg.editRound(all)
@@ -215,6 +252,7 @@ func (mg *Migrator) edit(all []*one) []*File {
 			sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 			return files
 		}
+		mg.shared(cat, all)
 	}
 }
 

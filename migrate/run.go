@@ -168,7 +168,12 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	var cat *catalog.Catalog
 	if len(sources) > 0 {
 		cat = catalog.Load(sources, r.opts.Load)
-		cat.Bystanders = catalog.Bystanders(sources, cat, r.opts.Load)
+		// Every user of each config file, from the whole root, once.
+		var notes []string
+		cat.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
+		for _, n := range notes {
+			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
+		}
 		if opts.Mode == OutDir {
 			// Where each file goes, and whether it may: refused before
 			// anything is written, standard output included.

@@ -47,7 +47,7 @@ func FuzzParseJSON(f *testing.F) {
 }
 
 func FuzzParseYAML(f *testing.F) {
-	for _, s := range []string{"a: 1\nb: [x, {c: d}]\n", "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n", "a: 1\na: 2\n", "- a\n---\n- b\n", "x: \"17:00\"\ny: 17:00\n"} {
+	for _, s := range []string{"a: 1\nb: [x, {c: d}]\n", "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n", "a: 1\na: 2\n", "- a\n---\n- b\n", "x: \"17:00\"\ny: 17:00\n", "%YAML 1.2\n---\na: 1\n", "# c\n%YAML 1.1\r\n---\r\n- 1\r\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

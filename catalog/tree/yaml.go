@@ -22,7 +22,7 @@ func ParseYAML(file string, src []byte, lim Limits) (*Doc, error) {
 
 func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 	d := &Doc{File: file, Src: src, Format: YAML}
-	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec := yaml.NewDecoder(bytes.NewReader(neutralDirective(src)))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -45,6 +45,49 @@ func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 	d.Root = n
 	return d, &c, nil
 }
+
+// neutralDirective turns a leading `%YAML 1.x` directive into a comment of
+// the same length (`#YAML 1.x`): Flow's reader accepts `%YAML 1.2`, which
+// go-yaml refuses, and every byte offset stays where it was, so the tree
+// still points into src (which keeps the directive) and edits keep it.
+// Only the lines before the document's content are looked at, where a
+// directive may stand; src itself is never changed.
+func neutralDirective(src []byte) []byte {
+	if !bytes.Contains(src, []byte("%YAML")) {
+		return src
+	}
+	var out []byte
+	for i := 0; i < len(src); {
+		end := bytes.IndexByte(src[i:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += i
+		}
+		line := bytes.TrimRight(src[i:end], "\r")
+		switch {
+		case yaml1.Match(line):
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[bytes.IndexByte(src[i:end], '%')+i] = '#'
+		case len(bytes.TrimSpace(line)) == 0 || line[0] == '#' || line[0] == '%':
+		default:
+			if out == nil {
+				return src
+			}
+			return out
+		}
+		i = end + 1
+	}
+	if out == nil {
+		return src
+	}
+	return out
+}
+
+// yaml1 is a %YAML 1.x directive line (a byte order mark before it).
+var yaml1 = regexp.MustCompile(`^(?:\x{feff})?%YAML[ \t]+1\.[0-9]+[ \t]*(?:#.*)?$`)
 
 var yamlLineRe = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
 

@@ -1,0 +1,250 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// Holder is a user of a config file that a run does not migrate together
+// with the file's other users: while it is there, the file is not changed
+// (zeroing it would leave the holder without pacing).
+type Holder struct {
+	Name  string // the task; "" for a source that could not be read or parsed
+	Where string // file:line of the reference, or the source's file
+	Why   string
+}
+
+func (h Holder) String() string {
+	if h.Name == "" {
+		return fmt.Sprintf("%s (%s)", h.Where, h.Why)
+	}
+	return fmt.Sprintf("%s (%s: %s)", h.Name, h.Where, h.Why)
+}
+
+// Users finds, for each config file of cat, its users that are not among
+// cat's materializations. The users of a file are every task under the
+// roots of the inputs that references it (SPEC 7): every catalog source
+// under each root is read, imports followed, whatever the PATHs and the
+// selectors chose, and references are compared by file identity (so every
+// spelling, symlink and hard link of the file counts). Captures, and
+// references refused as escaping a root (their target stat'ed, never
+// read), are users too. A source under a root that cannot be read or
+// parsed might use any config file: it holds back each one whose name
+// (the base name of any of its paths under the root) its bytes contain,
+// escapes decoded, and every one when it cannot be read at all; notes say
+// so, one line a source.
+//
+// The roots are read once, whatever the number of tasks.
+func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Holder, notes []string) {
+	if cat == nil || len(cat.Configs) == 0 {
+		return nil, nil
+	}
+	ids := map[FileID]string{}
+	for p := range cat.Configs {
+		if id, ok := Identify(p); ok {
+			ids[id] = p
+		}
+	}
+	type key struct {
+		name string
+		src  any
+	}
+	known := map[key]bool{}
+	for _, m := range cat.Materializations {
+		known[key{m.Name, fileKey(m.Source.File)}] = true
+	}
+	holders = map[string][]Holder{}
+	type seenKey struct {
+		path string
+		h    Holder
+	}
+	seen := map[seenKey]bool{}
+	add := func(p string, h Holder) {
+		if !seen[seenKey{p, h}] {
+			seen[seenKey{p, h}] = true
+			holders[p] = append(holders[p], h)
+		}
+	}
+	names := map[FileID][]string{}
+	for id, p := range ids {
+		names[id] = []string{filepath.Base(p)}
+	}
+	var walked []Input
+	roots := map[any]bool{}
+	// A run over whole roots with no selector has read every source
+	// already: its own catalog is the whole one.
+	covered := opts.Select == nil
+	dirs := map[any]bool{}
+	for _, in := range inputs {
+		if in.Dir != "" {
+			dirs[fileKey(in.Dir)] = true
+		}
+	}
+	for _, in := range inputs {
+		if in.Stdin != nil || in.Root == "" || len(in.Sources) == 0 {
+			continue
+		}
+		rk := fileKey(in.Root)
+		if roots[rk] {
+			continue
+		}
+		roots[rk] = true
+		covered = covered && dirs[rk]
+		found, _, err := findSources(in.Root)
+		if err != nil {
+			// A root that cannot be searched whole may hide any user.
+			for _, p := range ids {
+				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + describeErr(err)})
+			}
+			continue
+		}
+		w := Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
+		for _, src := range found {
+			// Containment first: a source that resolves outside the
+			// root is never read.
+			if escapesRoot(w, src) == "" {
+				w.Sources = append(w.Sources, src)
+			}
+		}
+		walked = append(walked, w)
+		for id, as := range aliases(in.Root, ids) {
+			names[id] = append(names[id], as...)
+		}
+	}
+	full := cat
+	if !covered {
+		all := opts
+		all.Select, all.Stdin, all.Limits.Expanded = nil, nil, nil
+		full = Load(walked, all)
+	}
+	for _, r := range full.Refs {
+		if !r.HasID {
+			continue
+		}
+		p, ok := ids[r.ID]
+		if !ok {
+			continue
+		}
+		h := Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line)}
+		switch {
+		case r.Refused != "":
+			h.Why = "its reference was refused: " + r.Refused
+		case r.Kind != "materialization":
+			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
+		case known[key{r.Name, fileKey(r.File)}]:
+			continue // read by this run: migrate judges it
+		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
+			h.Why = "not selected by --name/--prefix/--image"
+		default:
+			h.Why = "not under the PATHs given"
+		}
+		add(p, h)
+	}
+	for _, u := range full.Unparsed {
+		var held []string
+		if u.Src == nil {
+			for _, p := range ids {
+				add(p, Holder{Where: u.File, Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
+				held = append(held, p)
+			}
+		} else {
+			text := Unescape(u.Src)
+			for id, p := range ids {
+				for _, n := range names[id] {
+					if bytes.Contains(text, []byte(n)) {
+						add(p, Holder{Where: u.File, Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
+						held = append(held, p)
+						break
+					}
+				}
+			}
+		}
+		if len(held) > 0 {
+			sort.Strings(held)
+			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", u.File, u.Why, strings.Join(held, ", ")))
+		}
+	}
+	for p := range holders {
+		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].String() < holders[p][j].String() })
+	}
+	sort.Strings(notes)
+	return holders, notes
+}
+
+// Unescape decodes the escapes a YAML or JSON string may spell a name
+// with (\uXXXX, \UXXXXXXXX, \xXX, and the one-letter escapes of a
+// separator: \/ and \.), leaving every other byte as it is: a source
+// that cannot be parsed is searched for a file's name in this text.
+func Unescape(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[b[i+1]]
+		if n > 0 && i+2+n <= len(b) {
+			if v, err := strconv.ParseUint(string(b[i+2:i+2+n]), 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				out = utf8.AppendRune(out, rune(v))
+				i += 1 + n
+				continue
+			}
+		}
+		if b[i+1] == '/' || b[i+1] == '.' {
+			out = append(out, b[i+1])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
+}
+
+// aliases are the base names of the other paths under root to the config
+// files ids holds: symlinks to them, and hard links (YAML or JSON names),
+// hidden directories skipped as when looking for sources. A source that
+// cannot be parsed and names a config by an alias holds it back too.
+func aliases(root string, ids map[FileID]string) map[FileID][]string {
+	out := map[FileID][]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+		case d.Type().IsRegular() && isYAMLOrJSON(d.Name()):
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Nlink < 2 {
+				return nil
+			}
+		default:
+			return nil
+		}
+		if id, ok := Identify(p); ok {
+			if _, ok := ids[id]; ok {
+				out[id] = append(out[id], d.Name())
+			}
+		}
+		return nil
+	})
+	return out
+}

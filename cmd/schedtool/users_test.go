@@ -1,0 +1,224 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The users of a config file are every task under the root that
+// references it (SPEC 7, issue 18): a user that a run leaves out, or
+// cannot read, parse or edit, holds the file back. Each case below used
+// to zero shared.config.yaml under a task that was not migrated with it
+// (no pacing at all, exit 0 or exit 1 after the write).
+
+const sharedConfig = "host: h\nsyncSchedule:\n  syncFrequency: 4h\n"
+
+// sealedShared is shared.config.yaml sealed by sops: the schedule is
+// plaintext, a change goes into sops.overlay.
+const sealedShared = "host: h\npassword_sops: ENC[AES256_GCM,data:eA==,iv:eA==,tag:eA==,type:str]\nsyncSchedule:\n  syncFrequency: 4h\nsops:\n  encrypted_suffix: _sops\n  mac: ENC[AES256_GCM,data:eA==,iv:eA==,tag:eA==,type:str]\n  version: 3.9.0\n"
+
+// taskWith is task with another image.
+func taskWith(name, image, config string, v2 bool) string {
+	return strings.Replace(task(name, config, v2), "ghcr.io/estuary/materialize-snowflake:v4", image, 1)
+}
+
+// threeUsers is the issue's tree: prod and staging (V2) and legacy (V1)
+// share shared.config.yaml.
+func threeUsers(config string) map[string]string {
+	return map[string]string{
+		"flow.yaml": "materializations:\n" +
+			task("acmeCo/prod/orders", "shared.config.yaml", true) +
+			taskWith("acmeCo/staging/orders", "ghcr.io/estuary/materialize-redshift:v2", "shared.config.yaml", true) +
+			task("acmeCo/legacy/orders", "shared.config.yaml", false),
+		"shared.config.yaml": config,
+	}
+}
+
+// heldBack checks a run that must leave the tree as it was, with each
+// task of tasks needing review naming each holder.
+func heldBack(t *testing.T, r run, code int, before, after map[string]string, tasks, holders []string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit %d, want %d\n%s%s", r.code, code, r.stdout, r.stderr)
+	}
+	sameTree(t, "the run", after, before)
+	for _, tk := range tasks {
+		line := ""
+		for _, l := range strings.Split(r.stderr, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), tk+" (") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, "is shared: also used by") || !strings.Contains(line, "give this task a config file of its own") {
+			t.Errorf("%s does not need review for the shared file:\n%s", tk, r.stderr)
+		}
+		for _, h := range holders {
+			if !strings.Contains(line, h) {
+				t.Errorf("%s's reason does not name %q:\n%s", tk, h, line)
+			}
+		}
+	}
+}
+
+func TestSelectorsDoNotHideUsers(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		config  string
+		args    []string
+		holders []string
+	}{
+		{"limit and prefix", sharedConfig, []string{"--limit", "50", "--prefix", "acmeCo/prod/"},
+			[]string{"acmeCo/staging/orders (flow.yaml:", "acmeCo/legacy/orders (flow.yaml:", "not selected by --name/--prefix/--image"}},
+		{"name", sharedConfig, []string{"--name", "acmeCo/prod/orders"}, []string{"acmeCo/staging/orders", "acmeCo/legacy/orders"}},
+		{"image", sharedConfig, []string{"--image", "ghcr.io/estuary/materialize-snowflake", "--enable-runtime-v2"}, []string{"acmeCo/staging/orders"}},
+		{"sealed config", sealedShared, []string{"--prefix", "acmeCo/prod/"}, []string{"acmeCo/staging/orders", "acmeCo/legacy/orders"}},
+		{"V1 among the selected", sharedConfig, []string{"--prefix", "acmeCo/"}, []string{"acmeCo/legacy/orders (flow.yaml:", "V1, skipped without --enable-runtime-v2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, threeUsers(tc.config))
+			before := treeState(t, dir)
+			r := schedtoolIn(t, dir, append(append([]string{"migrate", "--write"}, tc.args...), ".")...)
+			tasks := []string{"acmeCo/prod/orders"}
+			heldBack(t, r, 2, before, treeState(t, dir), tasks, tc.holders)
+			// The gate does not pass: every task still has its work to do.
+			if c := schedtoolIn(t, dir, "census", "--fail-if-remaining", "."); c.code == 0 {
+				t.Errorf("census --fail-if-remaining passed after the run:\n%s", c.stdout)
+			}
+		})
+	}
+	t.Run("out dir", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, threeUsers(sharedConfig))
+		before := treeState(t, dir)
+		out := filepath.Join(t.TempDir(), "out")
+		r := schedtoolIn(t, dir, "migrate", "--out", out, "--prefix", "acmeCo/prod/", ".")
+		heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/prod/orders"}, []string{"acmeCo/staging/orders", "acmeCo/legacy/orders"})
+		if b, err := os.ReadFile(filepath.Join(out, "shared.config.yaml")); err == nil && string(b) != sharedConfig {
+			t.Errorf("--out DIR zeroed the shared file:\n%s", b)
+		}
+	})
+	// Selecting every user migrates them together (the way out).
+	t.Run("every user selected", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, threeUsers(sharedConfig))
+		if r := schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "--prefix", "acmeCo/", "."); r.code != 0 {
+			t.Errorf("exit %d\n%s", r.code, r.stderr)
+		}
+		if c := schedtoolIn(t, dir, "census", "--fail-if-remaining", "."); c.code != 0 {
+			t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+		}
+	})
+}
+
+// a/flow.yaml uses ../shared.config.yaml; b's task uses the same file
+// by another route. migrate a (the root is the enclosing git work tree)
+// must see b's task.
+func TestUsersBehindImportsAndSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		b      map[string]string
+		holder string
+	}{
+		{"import from another directory", map[string]string{
+			"b/flow.yaml":         "import: [tasks/orders.yaml]\n",
+			"b/tasks/orders.yaml": "materializations:\n" + task("acmeCo/b", "../../shared.config.yaml", true),
+		}, "acmeCo/b (b/tasks/orders.yaml:"},
+		{"escape", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", `"../shared\u002econfig.yaml"`, true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"duplicate key elsewhere", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", true) + "    bindings: []\n",
+		}, "b/flow.yaml (a catalog source that does not parse"},
+		{"%YAML 1.2 directive", map[string]string{
+			"b/flow.yaml": "%YAML 1.2\n---\nmaterializations:\n" + task("acmeCo/b", "../shared.config.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{
+				"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../shared.config.yaml", true),
+				"shared.config.yaml": sharedConfig,
+				".git/HEAD":          "ref: refs/heads/main\n",
+			}
+			for k, v := range tc.b {
+				files[k] = v
+			}
+			writeFiles(t, dir, files)
+			before := treeState(t, dir)
+			r := schedtoolIn(t, dir, "migrate", "--write", "a")
+			heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{tc.holder})
+		})
+	}
+}
+
+// Users the run reads but cannot edit, or whose reference it refuses.
+func TestUsersThatCannotBeEditedHoldBack(t *testing.T) {
+	t.Run("CR-only source", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../shared.config.yaml", true),
+			"b/flow.yaml":        strings.ReplaceAll("materializations:\n"+task("acmeCo/b", "../shared.config.yaml", true), "\n", "\r"),
+			"shared.config.yaml": sharedConfig,
+		})
+		before := treeState(t, dir)
+		// The refused file makes the run exit 1 (it could not do all of
+		// its job); nothing of the group is written.
+		r := schedtoolIn(t, dir, "migrate", "--write", ".")
+		heldBack(t, r, 1, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"acmeCo/b (b/flow.yaml:", "needs review: file b/flow.yaml cannot be edited safely"})
+	})
+	t.Run("reference refused as escaping its root", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"a/flow.yaml":          "materializations:\n" + task("acmeCo/a", "shared.config.yaml", true),
+			"a/shared.config.yaml": sharedConfig,
+			"b/flow.yaml":          "materializations:\n" + task("acmeCo/b", "../a/shared.config.yaml", true),
+		})
+		before := treeState(t, dir)
+		// b's refused reference is a problem of the run (exit 1).
+		r := schedtoolIn(t, dir, "migrate", "--write", "a", "b")
+		heldBack(t, r, 1, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"acmeCo/b (b/flow.yaml:", "its reference was refused", "escapes the root directory b"})
+	})
+	t.Run("capture", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"flow.yaml": "captures:\n  acmeCo/c:\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/source-x:v1\n        config: shared.config.yaml\n    bindings: []\nmaterializations:\n" +
+				task("acmeCo/a", "shared.config.yaml", true),
+			"shared.config.yaml": sharedConfig,
+		})
+		before := treeState(t, dir)
+		r := schedtoolIn(t, dir, "migrate", "--write", ".")
+		heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"acmeCo/c (flow.yaml:6: a capture"})
+	})
+}
+
+// A source may begin with a %YAML 1.1 or 1.2 directive, as Flow's reader
+// accepts: validate, census and migrate read it, and migrate keeps the
+// directive's bytes.
+func TestYAMLDirective(t *testing.T) {
+	for _, v := range []string{"1.1", "1.2"} {
+		t.Run(v, func(t *testing.T) {
+			dir := t.TempDir()
+			src := "%YAML " + v + "\n---\n# a comment\nmaterializations:\n" + task("acmeCo/a", "{host: h, syncSchedule: {syncFrequency: 2h}}", true)
+			writeFiles(t, dir, map[string]string{"flow.yaml": src})
+			if r := schedtoolIn(t, dir, "validate", "."); strings.Contains(r.stdout+r.stderr, "parse-error") || !strings.Contains(r.stdout+r.stderr, "1 materialization") {
+				t.Errorf("validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if r := schedtoolIn(t, dir, "census", "-o", "json", "."); r.code != 0 || !strings.Contains(r.stdout, `"ready"`) {
+				t.Errorf("census: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if r := schedtoolIn(t, dir, "migrate", "--write", "."); r.code != 0 {
+				t.Errorf("migrate: exit %d\n%s", r.code, r.stderr)
+			}
+			b := string(mustRead(t, filepath.Join(dir, "flow.yaml")))
+			if !strings.HasPrefix(b, "%YAML "+v+"\n---\n# a comment\n") || !strings.Contains(b, "baseInterval: 2h") {
+				t.Errorf("migrated source:\n%s", b)
+			}
+			if c := schedtoolIn(t, dir, "census", "--fail-if-remaining", "."); c.code != 0 {
+				t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+			}
+		})
+	}
+}
