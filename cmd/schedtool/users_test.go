@@ -36,6 +36,25 @@ func threeUsers(config string) map[string]string {
 	}
 }
 
+// reviewReason is the reason migrate's notes give a task: reasons are
+// grouped ("  N tasks: REASON"), each followed by its tasks
+// ("    NAME (FILE:LINE)").
+func reviewReason(stderr, task string) string {
+	reason := ""
+	for _, l := range strings.Split(stderr, "\n") {
+		if rest, ok := strings.CutPrefix(l, "  "); ok && !strings.HasPrefix(rest, " ") {
+			if _, r, ok := strings.Cut(rest, ": "); ok {
+				reason = r
+			}
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(l), task+" (") {
+			return reason
+		}
+	}
+	return ""
+}
+
 // heldBack checks a run that must leave the tree as it was, with each
 // task of tasks needing review naming each holder.
 func heldBack(t *testing.T, r run, code int, before, after map[string]string, tasks, holders []string) {
@@ -45,12 +64,7 @@ func heldBack(t *testing.T, r run, code int, before, after map[string]string, ta
 	}
 	sameTree(t, "the run", after, before)
 	for _, tk := range tasks {
-		line := ""
-		for _, l := range strings.Split(r.stderr, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(l), tk+" (") {
-				line = l
-			}
-		}
+		line := reviewReason(r.stderr, tk)
 		if !strings.Contains(line, "is shared: also used by") || !strings.Contains(line, "give this task a config file of its own") {
 			t.Errorf("%s does not need review for the shared file:\n%s", tk, r.stderr)
 		}
