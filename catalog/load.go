@@ -499,10 +499,11 @@ func (l *loader) parse(file string, src []byte) (*tree.Doc, error) {
 	return d, nil
 }
 
-func (l *loader) syntaxProblem(file string, err error) {
+func (l *loader) syntaxProblem(file string, src []byte, err error) {
 	var se *tree.SyntaxError
 	if errors.As(err, &se) {
 		l.problem(se.File, se.Line, se.Col, "", se.Msg)
+		l.cat.Problems[len(l.cat.Problems)-1].Excerpt = se.WithLine(src).Text
 		return
 	}
 	l.problem(file, 1, 1, "", err.Error())
@@ -535,7 +536,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	}
 	doc, err := l.parse(displayName(path), src)
 	if err != nil {
-		l.syntaxProblem(path, err)
+		l.syntaxProblem(path, src, err)
 		return
 	}
 	l.cat.Docs[doc.File] = doc

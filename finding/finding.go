@@ -116,6 +116,9 @@ type Finding struct {
 	Pos      Position
 	Message  string
 	Fixes    []Fix
+	// Excerpt is the source line at Pos, for a syntax error: text output
+	// shows it with a caret under the column.
+	Excerpt string
 }
 
 // Summary counts findings.

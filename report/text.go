@@ -26,6 +26,7 @@ func (t *Text) Finding(f *finding.Finding) {
 	bw.WriteString(": ")
 	bw.WriteString(Escape(f.Message))
 	bw.WriteByte('\n')
+	bw.WriteString(Excerpt(f.Excerpt, f.Pos.Column, "    "))
 }
 
 func (t *Text) End(s finding.Summary) error {

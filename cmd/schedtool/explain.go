@@ -12,6 +12,7 @@ import (
 	"schedtool/catalog"
 	"schedtool/explain"
 	"schedtool/plan"
+	"schedtool/report"
 	"schedtool/schedule/connector"
 )
 
@@ -86,6 +87,12 @@ func (o *explainOptions) Run() error {
 	var found *explain.Explanation
 	var names []string
 	cat := catalog.Load(o.inputs, opts)
+	for i := range cat.Problems {
+		// The task may be in what did not parse: say why it is not found.
+		f := &cat.Problems[i]
+		fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
+			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
+	}
 	for _, m := range cat.Materializations {
 		names = append(names, m.Name)
 		if m.Name == o.name && found == nil {
