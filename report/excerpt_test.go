@@ -15,9 +15,9 @@ func TestExcerpt(t *testing.T) {
 		{"", 3, ""},
 		{"a: b: c", 5, "  a: b: c\n      ^\n"},
 		{"\tb: 1", 1, "  \\tb: 1\n  ^\n"},
-		{"\tb: @", 5, "  \\tb: @\n       ^\n"},       // the escaped tab is two wide
-		{"é: @", 4, "  é: @\n     ^\n"},              // columns count characters
-		{"ab", 3, "  ab\n    ^\n"},                   // just past the end
+		{"\tb: @", 5, "  \\tb: @\n       ^\n"},         // the escaped tab is two wide
+		{"é: @", 4, "  é: @\n     ^\n"},                // columns count characters
+		{"ab", 3, "  ab\n    ^\n"},                     // just past the end
 		{"a\x1b[31mb", 3, "  a\\x1b[31mb\n       ^\n"}, // a terminal escape is shown, not run
 		{long, 101, "  …" + strings.Repeat("x", 59) + "!" + strings.Repeat("y", 58) + "…\n  " + strings.Repeat(" ", 60) + "^\n"},
 	} {
