@@ -3,6 +3,9 @@
 package validate
 
 import (
+	"schedtool/internal/suggest"
+	"schedtool/internal/tzname"
+
 	"bytes"
 	"fmt"
 	"strings"
@@ -68,7 +71,7 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 			if at == nil {
 				at = sched
 			}
-			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg)
+			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg+modelHint(p, at))
 		}
 		if !v2 {
 			msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", m.Name)
@@ -103,7 +106,8 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	for _, p := range res.Problems {
 		switch p.Kind {
 		case connector.ProblemInvalid:
-			add(finding.InvalidConnectorSchedule, finding.Error, at(p.Pointer), p.Msg)
+			n := at(p.Pointer)
+			add(finding.InvalidConnectorSchedule, finding.Error, n, p.Msg+zoneHint(p.Pointer, n))
 		case connector.ProblemOffEnum:
 			add(finding.OffEnumScheduleValue, finding.Warning, at(p.Pointer), p.Msg)
 		case connector.ProblemUpdateDelay:
@@ -208,6 +212,36 @@ const maxVerdicts = 1 << 14
 
 // checkModel decodes and validates a model schedule: the structure by the
 // published schema, then durations, days and Flow's validation.
+// modelHint names what a misspelt key (timeZone) or timezone
+// (America/New_Yrok) of a model syncSchedule likely meant, after Flow's
+// own text; "" when nothing is near.
+func modelHint(p *modelProblem, at *tree.Node) string {
+	if len(p.path) == 0 {
+		return ""
+	}
+	last := p.path[len(p.path)-1]
+	if strings.Contains(p.msg, "unknown field `"+last+"`") {
+		keys := model.ScheduleKeys
+		if len(p.path) > 1 {
+			keys = model.WindowKeys
+		}
+		if l := suggest.Closest(last, keys, 3); len(l) > 0 {
+			return " (closest: " + strings.Join(l, ", ") + ")"
+		}
+		return ""
+	}
+	return zoneHint(strings.Join(p.path, "/"), at)
+}
+
+// zoneHint names the timezones nearest a timezone value that does not
+// load; the pointer (a path) says whether the value is a timezone.
+func zoneHint(ptr string, n *tree.Node) string {
+	if (ptr != "timezone" && !strings.HasSuffix(ptr, "/timezone")) || n == nil || n.Kind != tree.String {
+		return ""
+	}
+	return tzname.Hint(n.Value)
+}
+
 func checkModel(n *tree.Node) *modelProblem {
 	if n.End <= n.Offset || n.Doc.Format != tree.JSON {
 		return checkModelTree(n)

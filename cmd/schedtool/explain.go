@@ -11,6 +11,7 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/explain"
+	"schedtool/internal/suggest"
 	"schedtool/plan"
 	"schedtool/report"
 	"schedtool/schedule/connector"
@@ -85,7 +86,7 @@ func (o *explainOptions) Validate() error {
 func (o *explainOptions) Run() error {
 	opts := o.loadOptions()
 	var found *explain.Explanation
-	var names []string
+	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
 	for i := range cat.Problems {
 		// The task may be in what did not parse: say why it is not found.
@@ -94,7 +95,7 @@ func (o *explainOptions) Run() error {
 			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
 	}
 	for _, m := range cat.Materializations {
-		names = append(names, m.Name)
+		near.Add(m.Name)
 		if m.Name == o.name && found == nil {
 			e := explain.Explain(m, o.planner, o.when, 10)
 			found = &e
@@ -117,7 +118,7 @@ func (o *explainOptions) Run() error {
 			return x
 		}, func(x out) {
 			if x.name != "" {
-				names = append(names, x.name)
+				near.Add(x.name)
 			}
 			if x.e != nil && found == nil {
 				found = x.e
@@ -139,8 +140,8 @@ func (o *explainOptions) Run() error {
 			}
 		}
 		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(shown, ", "))
-		if near := explain.Closest(o.name, names); len(near) > 0 {
-			msg += "; closest: " + strings.Join(near, ", ")
+		if l := near.List(); len(l) > 0 {
+			msg += "; closest: " + strings.Join(l, ", ")
 		}
 		return &usageError{msg}
 	}

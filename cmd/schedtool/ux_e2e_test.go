@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"schedtool/bench/gen"
 )
 
 // brokenCatalog writes a flow.yaml whose syntax error is on line 9,
@@ -62,4 +65,46 @@ func caretUnder(out, text string, i int) bool {
 		}
 	}
 	return false
+}
+
+// explain with a mistyped name on a generated dump names the task meant,
+// answering in about the time a hit takes (the search was quadratic: 98 s
+// on 500k rows); so do --name and --prefix.
+func TestSuggestionsOnADump(t *testing.T) {
+	dir := t.TempDir()
+	dump := filepath.Join(dir, "live.ndjson")
+	f, err := os.Create(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.Write(f, 50_000, 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	const name = "materialize-hooli/team7/entity1"
+	timed := func(args ...string) (run, time.Duration) {
+		start := time.Now()
+		r := schedtoolStdin(t, dir, "", args...)
+		return r, time.Since(start)
+	}
+	hit, hitTook := timed("explain", name, "live.ndjson")
+	if hit.code != 0 {
+		t.Fatalf("hit: exit %d: %s", hit.code, hit.stderr)
+	}
+	miss, missTook := timed("explain", "materialize-hooli/team7/entiyt1", "live.ndjson")
+	if miss.code != 1 || !strings.Contains(miss.stderr, "closest: "+name) {
+		t.Errorf("miss: exit %d: %s", miss.code, miss.stderr)
+	}
+	if missTook > 3*hitTook+time.Second {
+		t.Errorf("a miss took %v, a hit %v", missTook, hitTook)
+	}
+	far, _ := timed("explain", "someone/else/entirely", "live.ndjson")
+	if far.code != 1 || strings.Contains(far.stderr, "closest") {
+		t.Errorf("unrelated name: exit %d: %s", far.code, far.stderr)
+	}
+	r, _ := timed("census", "--name", "materialize-hooli/team7/entity1x", "--prefix", "materialize-hoolli/", "live.ndjson")
+	if r.code != 1 || !strings.Contains(r.stderr, "--name materialize-hooli/team7/entity1x (closest: "+name) ||
+		!strings.Contains(r.stderr, "--prefix materialize-hoolli/ (closest: materialize-hooli/)") {
+		t.Errorf("census --name/--prefix typos: exit %d: %s", r.code, r.stderr)
+	}
 }
