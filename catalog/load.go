@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 
@@ -36,6 +37,9 @@ type Options struct {
 	// Select, when set, keeps only the tasks it picks and records which of
 	// its values picked one.
 	Select *Selection
+	// Progress, when set, counts the bytes of dump rows read (for a
+	// progress line).
+	Progress *atomic.Int64
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.

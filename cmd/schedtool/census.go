@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -115,36 +114,18 @@ func (o *censusOptions) Run() error {
 // progress writes rows per second to standard error while a dump is read,
 // when that is a terminal and not --quiet. It returns the stop function.
 func (o *censusOptions) progress() func() {
-	f, ok := o.Err.(*os.File)
-	if o.quiet || !ok {
-		return func() {}
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if o.quiet || !o.ErrTerminal {
 		return func() {}
 	}
 	var rows atomic.Int64
 	o.census.Rows = &rows
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				if rows.Load() > 0 {
-					fmt.Fprint(f, "\r\033[K")
-				}
-				return
-			case <-tick.C:
-				n := rows.Load()
-				fmt.Fprintf(f, "\r\033[Kcensus: %d rows, %.0f rows/s", n, float64(n)/time.Since(start).Seconds())
-			}
+	return o.common.progress(func(elapsed time.Duration) string {
+		n := rows.Load()
+		if n == 0 {
+			return ""
 		}
-	}()
-	return func() { close(done); <-finished }
+		return fmt.Sprintf("census: %d rows, %.0f rows/s", n, float64(n)/elapsed.Seconds())
+	})
 }
 
 type nopWriter struct{}

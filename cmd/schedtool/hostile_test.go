@@ -30,8 +30,8 @@ var hostile = map[string]struct {
 }{
 	"alias-bomb":           {msg: `alias-bomb/flow.yaml:1:12: .*alias bomb`},
 	"bad-merge":            {msg: `bad-merge/flow.yaml:3:9: .*merge key`},
-	"big-config":           {msg: `big-config/big.config.yaml: file is \d+ bytes, over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
-	"big-file":             {msg: `big-file/flow.yaml:1:1: .*over the limit of 1000`, flags: []string{"--max-file-size", "1000"}},
+	"big-config":           {msg: `big-config/big.config.yaml: file is (\d+ bytes|\d+\.\d KiB \(\d+ bytes\)), over the limit of 1000 bytes`, flags: []string{"--max-file-size", "1000"}},
+	"big-file":             {msg: `big-file/flow.yaml:1:1: .*over the limit of 1000 bytes`, flags: []string{"--max-file-size", "1000"}},
 	"binary-garbage":       {msg: `binary-garbage/flow.yaml:2:\d+: not UTF-8 text`},
 	"config-absolute":      {msg: `config-absolute/flow.yaml:7:17: .*"/etc/passwd" is an absolute path`},
 	"config-dotdot":        {msg: `config-dotdot/flow.yaml:7:17: .*escapes the root directory`},

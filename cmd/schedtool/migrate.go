@@ -366,7 +366,15 @@ func rowsFile(out string) bool {
 }
 
 func (o *migrateOptions) Run() error {
-	sum, err := o.migrator.Run(o.inputs, o.run, o.Out, o.Err)
+	out := o.Out
+	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" {
+		dc := &diffColor{w: o.Out}
+		defer dc.Close()
+		out = dc
+	}
+	stop := o.readProgress("migrate", &o.run.Load)
+	sum, err := o.migrator.Run(o.inputs, o.run, out, o.Err)
+	stop()
 	if err != nil {
 		return err
 	}

@@ -186,7 +186,7 @@ func TestSizes(t *testing.T) {
 	}{
 		{"--max-file-size=64MiB", 0, ""},
 		{"--max-file-size=4096", 0, ""},
-		{"--max-file-size=100B", 2, "over the limit of 100 (see --max-file-size)"},
+		{"--max-file-size=100B", 2, "over the limit of 100 bytes (see --max-file-size)"},
 		{"--max-file-size=0", 1, `"0": a size must be at least 1 byte`},
 		{"--max-file-size=-5MiB", 1, "a size must be at least 1 byte"},
 		{"--max-row-size=0", 1, `"0": a size must be at least 1 byte`},

@@ -24,6 +24,9 @@ var version = "dev"
 type Streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// OutTerminal and ErrTerminal say whether Out and Err are terminals
+	// (Main finds out, before it wraps them).
+	OutTerminal, ErrTerminal bool
 }
 
 // common holds the flags every command reads.
@@ -33,6 +36,7 @@ type common struct {
 	maxFileSize int64
 	maxRowSize  int64
 	quiet       bool
+	color       string
 	root        string
 	selector    catalog.Selector
 	selection   *catalog.Selection
@@ -100,6 +104,7 @@ func (c *common) selected() error {
 
 // Main runs schedtool with arguments and streams, and returns the exit code.
 func Main(args []string, s Streams) int {
+	s.OutTerminal, s.ErrTerminal = isTerminal(s.Out), isTerminal(s.Err)
 	out := &report.CountingWriter{W: s.Out}
 	s.Out = out
 	// A database can fail part way through its rows (a lost connection,
@@ -192,10 +197,16 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	pf.StringArrayVar(&c.selector.Prefixes, "prefix", nil, "only the tasks whose catalog name starts with this prefix (repeatable)")
 	pf.StringArrayVar(&c.selector.Images, "image", nil, "only the tasks on this connector image, named without tag (repeatable)")
 	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
+	pf.StringVar(&c.color, "color", "auto", "colour severities and diff lines: auto (on a terminal, unless NO_COLOR is set), always or never")
+	// --version has no -v: operators read -v as verbose.
+	root.Flags().Bool("version", false, "print the version and exit")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if err := c.selector.Check(); err != nil {
+			return err
+		}
+		if _, err := useColor(c.color, false); err != nil {
 			return err
 		}
 		c.selection = catalog.NewSelection(c.selector)

@@ -108,3 +108,29 @@ func TestSuggestionsOnADump(t *testing.T) {
 		t.Errorf("census --name/--prefix typos: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// Colour only when asked or on a terminal (the tests' pipes are not),
+// -v is not --version, and a bad --color is a usage error.
+func TestColorAndVersionFlags(t *testing.T) {
+	dir := brokenCatalog(t)
+	if r := schedtoolStdin(t, dir, "", "validate", "flow.yaml"); strings.Contains(r.stdout, "\033[") {
+		t.Errorf("colour on a pipe: %q", r.stdout)
+	}
+	if r := schedtoolStdin(t, dir, "", "validate", "--color", "always", "flow.yaml"); !strings.Contains(r.stdout, "\033[1;31merror\033[0m") {
+		t.Errorf("--color always: %q", r.stdout)
+	}
+	if r := schedtoolStdin(t, dir, "", "validate", "--color", "sometimes", "flow.yaml"); r.code != 1 || !strings.Contains(r.stderr, "--color") {
+		t.Errorf("--color sometimes: exit %d %s", r.code, r.stderr)
+	}
+	if r := schedtool(t, "", "-v"); r.code != 1 || !strings.Contains(r.stderr, "unknown shorthand flag: 'v'") {
+		t.Errorf("-v: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := schedtool(t, "", "--version"); r.code != 0 || !strings.Contains(r.stdout, "schedtool") {
+		t.Errorf("--version: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// migrate's diff in colour.
+	cat := copyFixtures(t)
+	if r := schedtoolIn(t, cat, "migrate", "--color", "always", "fixtures/catalog"); !strings.Contains(r.stdout, "\033[32m+") || !strings.Contains(r.stdout, "\033[31m-") {
+		t.Errorf("migrate --color always: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

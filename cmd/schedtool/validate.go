@@ -88,11 +88,16 @@ func (o *validateOptions) Validate() error {
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
 	w, _ := report.New(o.output, o.Out, version)
+	if t, ok := w.(*report.Text); ok {
+		t.Color, _ = useColor(o.color, o.OutTerminal)
+	}
+	opts := o.loadOptions()
+	stop := o.readProgress("validate", &opts)
 	var sum finding.Summary
 	var err error
 	if r, ok := w.(report.Renderer); ok {
 		// The dump's findings are rendered by the workers that check them.
-		sum, err = o.checker.RunRendered(o.inputs, o.loadOptions(), r, func(f *finding.Finding, b []byte) {
+		sum, err = o.checker.RunRendered(o.inputs, opts, r, func(f *finding.Finding, b []byte) {
 			if b != nil {
 				r.Rendered(b)
 			} else {
@@ -100,8 +105,9 @@ func (o *validateOptions) Run() error {
 			}
 		})
 	} else {
-		sum, err = o.checker.Run(o.inputs, o.loadOptions(), w.Finding)
+		sum, err = o.checker.Run(o.inputs, opts, w.Finding)
 	}
+	stop()
 	if err != nil {
 		return err
 	}
