@@ -147,7 +147,7 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 	if f == nil {
 		return
 	}
-	if _, err := report.Failure(out, f.Value.String(), version, msg); err != nil {
+	if _, err := report.Failure(out, f.Value.String(), toolVersion(), msg); err != nil {
 		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
 	}
 }

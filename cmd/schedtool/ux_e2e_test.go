@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"regexp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +134,66 @@ func TestColorAndVersionFlags(t *testing.T) {
 	cat := copyFixtures(t)
 	if r := schedtoolIn(t, cat, "migrate", "--color", "always", "fixtures/catalog"); !strings.Contains(r.stdout, "\033[32m+") || !strings.Contains(r.stdout, "\033[31m-") {
 		t.Errorf("migrate --color always: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+var sarifVersionRe = regexp.MustCompile(`("name": "schedtool",\n\s+"version": )"[^"]*"`)
+
+// SARIF and GitHub annotations carry --path-prefix before every path,
+// SARIF its base and the build's version (not "dev").
+func TestPathPrefixAndSARIF(t *testing.T) {
+	r := schedtool(t, "", "validate", "-o", "sarif", "--path-prefix", "ops/flow/", "fixtures/catalog")
+	var doc struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Version string
+					Rules   []struct {
+						ID              string
+						FullDescription struct{ Text string }
+						Help            struct{ Text, Markdown string }
+					}
+				}
+			}
+			OriginalURIBaseIDs map[string]struct{ Description struct{ Text string } } `json:"originalUriBaseIds"`
+			Results            []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || len(doc.Runs) != 1 {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	run := doc.Runs[0]
+	if v := run.Tool.Driver.Version; v == "" || v == "dev" {
+		t.Errorf("driver version %q", v)
+	}
+	for _, rule := range run.Tool.Driver.Rules {
+		if rule.FullDescription.Text == "" || !strings.Contains(rule.Help.Text, "How to fix: ") || rule.Help.Markdown == "" {
+			t.Errorf("rule %s: %+v", rule.ID, rule)
+		}
+	}
+	if !strings.Contains(run.OriginalURIBaseIDs["%SRCROOT%"].Description.Text, "--path-prefix ops/flow/") {
+		t.Errorf("originalUriBaseIds %+v", run.OriginalURIBaseIDs)
+	}
+	if len(run.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, res := range run.Results {
+		loc := res.Locations[0].PhysicalLocation.ArtifactLocation
+		if !strings.HasPrefix(loc.URI, "ops/flow/fixtures/catalog/") || loc.URIBaseID != "%SRCROOT%" {
+			t.Errorf("location %+v", loc)
+		}
+	}
+	r = schedtool(t, "", "validate", "-o", "github", "--path-prefix", "ops/flow", "fixtures/catalog")
+	if !strings.Contains(r.stdout, "file=ops/flow/fixtures/catalog/") || strings.Contains(r.stdout, "file=fixtures") {
+		t.Errorf("github:\n%s", r.stdout)
+	}
+	if r := schedtool(t, "", "validate", "--path-prefix", "x", "fixtures/catalog"); r.code != 1 || !strings.Contains(r.stderr, "--path-prefix applies to -o github and -o sarif only") {
+		t.Errorf("--path-prefix with text: exit %d %s", r.code, r.stderr)
 	}
 }

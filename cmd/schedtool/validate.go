@@ -14,9 +14,10 @@ import (
 
 type validateOptions struct {
 	*common
-	output string
-	failOn string
-	at     string
+	output     string
+	failOn     string
+	at         string
+	pathPrefix string
 
 	paths   []string
 	failSev finding.Severity
@@ -51,6 +52,7 @@ Findings are written to standard output; exit code 2 when any is at or above
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
 	f.StringVar(&o.at, "at", "", atUsage)
+	f.StringVar(&o.pathPrefix, "path-prefix", "", "put this before every path in -o github and -o sarif (the directory's path in the repository, when schedtool runs in a subdirectory)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 2 when a finding is at or above this severity: error, warning or info")
 	return cmd
 }
@@ -73,8 +75,11 @@ func (o *validateOptions) Complete(args []string) error {
 // Validate checks the flags.
 func (o *validateOptions) Validate() error {
 	var err error
-	if _, err = report.New(o.output, io.Discard, version); err != nil {
+	if _, err = report.New(o.output, io.Discard, toolVersion()); err != nil {
 		return &usageError{"-o: " + err.Error()}
+	}
+	if o.pathPrefix != "" && o.output != "github" && o.output != "sarif" {
+		return &usageError{"--path-prefix applies to -o github and -o sarif only"}
 	}
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
 		return &usageError{"--fail-on: " + err.Error()}
@@ -87,9 +92,14 @@ func (o *validateOptions) Validate() error {
 
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
-	w, _ := report.New(o.output, o.Out, version)
-	if t, ok := w.(*report.Text); ok {
-		t.Color, _ = useColor(o.color, o.OutTerminal)
+	w, _ := report.New(o.output, o.Out, toolVersion())
+	switch w := w.(type) {
+	case *report.Text:
+		w.Color, _ = useColor(o.color, o.OutTerminal)
+	case *report.GitHub:
+		w.PathPrefix = o.pathPrefix
+	case *report.SARIF:
+		w.PathPrefix = o.pathPrefix
 	}
 	opts := o.loadOptions()
 	stop := o.readProgress("validate", &opts)
