@@ -58,6 +58,7 @@ is not a zero.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "table", "output format: table, wide, json, csv or markdown")
+	completeValues(cmd, "output", census.Formats...)
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.BoolVar(&o.failIfRemaining, "fail-if-remaining", false, "exit 2 when any task still relies on connector-side pacing, or an input is unreadable")
 	return cmd

@@ -47,6 +47,8 @@ it. An unknown NAME exits 1 with the closest names.`,
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
+	completeValues(cmd, "output", "text", "json")
+	completeExplain(cmd, c)
 	return cmd
 }
 

@@ -222,6 +222,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
 	root.AddCommand(newValidate(c), newMigrate(c), newCensus(c), newExplain(c), newSchema(c))
+	completeCommon(root, c)
 	return root
 }
 

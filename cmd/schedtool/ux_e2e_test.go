@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"

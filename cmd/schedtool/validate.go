@@ -54,6 +54,8 @@ Findings are written to standard output; exit code 2 when any is at or above
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.StringVar(&o.pathPrefix, "path-prefix", "", "put this before every path in -o github and -o sarif (the directory's path in the repository, when schedtool runs in a subdirectory)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 2 when a finding is at or above this severity: error, warning or info")
+	completeValues(cmd, "output", report.Formats...)
+	completeValues(cmd, "fail-on", "error", "warning", "info")
 	return cmd
 }
 
