@@ -150,6 +150,17 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	return out
 }
 
+// PacedV1 reports whether a task is on the V1 runtime and paced by its
+// connector (no materialization syncSchedule, a connector delay): no rule
+// finds anything, yet census counts it as remaining, so the summary says.
+func (c *Checker) PacedV1(m *catalog.Materialization) bool {
+	if v2, _ := m.V2(); v2 || m.ModelSchedule() != nil || (m.Config != nil && m.Config.Err != "") {
+		return false
+	}
+	entry, _, res := m.ConnectorSchedule(c.Registry)
+	return entry != nil && res.Known && res.Delay > 0
+}
+
 func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) string {
 	more := ""
 	if len(rs) > 1 {
