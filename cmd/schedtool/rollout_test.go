@@ -609,7 +609,7 @@ cat/flow.yaml:26:13: info connector-schedule-in-use: materialization a/delete is
 cat/flow.yaml:30:14: error invalid-shard-flag: materialization a/flags: shards.flags must be an object of string values, not the string "x"; Flow refuses the spec, and the task is not on the V2 runtime
 dump.ndjson:1:157: error invalid-shard-flag: materialization d/other-flag: shards.flags.other must be a string, not the number 3; Flow refuses the spec
 dump.ndjson:1:262: info connector-schedule-in-use: materialization d/other-flag is paced by its connector, which delays commit acknowledgements by up to 1h (syncSchedule.syncFrequency); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime
-4 errors, 0 warnings, 3 infos in 4 materializations from 2 files
+4 errors, 0 warnings, 3 infos in 4 materializations from 2 files; 1 task still paced by its connector (V1): a/flags (census lists it; migrate --enable-runtime-v2 moves it)
 `
 	expect(t, r, 2, nil, nil)
 	if r.stdout != want || r.stderr != "" {
