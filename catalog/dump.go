@@ -236,6 +236,9 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			}
 			b.seq, b.first = seq, line
 			seq++
+			if opts.Progress != nil {
+				opts.Progress.Add(int64(len(b.buf)))
+			}
 			jobs <- b
 		}
 		// send sends whole lines (or a dropped long line) as batches of
@@ -433,7 +436,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 		return rr
 	}
 	if row == nil {
-		return bad(1, "", fmt.Sprintf("row is longer than %d bytes (see --max-row-size)", opts.MaxRowSize))
+		return bad(1, "", fmt.Sprintf("row is longer than %s (see --max-row-size)", FormatSize(int64(opts.MaxRowSize))))
 	}
 	if len(bytes.TrimSpace(row)) == 0 {
 		return rr // blank lines are not rows
@@ -503,7 +506,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 			size = string(n.Doc.Src[n.Offset:n.End])
 		}
 		rr.Problem = &finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: name, Pos: Pos(root),
-			Message: fmt.Sprintf("materialization row %s: its spec is %s bytes, longer than --max-row-size (%d bytes); it was not read", name, size, opts.MaxRowSize)}
+			Message: fmt.Sprintf("materialization row %s: its spec is %s bytes, longer than --max-row-size (%s); it was not read", name, size, FormatSize(int64(opts.MaxRowSize)))}
 		return rr
 	}
 	if spec == nil || spec.Kind != tree.Object {

@@ -98,7 +98,7 @@ func TestScanDumpLongRows(t *testing.T) {
 				if g.Line != i+1 {
 					t.Errorf("row %d reported at line %d", i+1, g.Line)
 				}
-				if tooLong := len(row) > 2048; tooLong != strings.Contains(g.Problem, "longer than 2048 bytes") {
+				if tooLong := len(row) > 2048; tooLong != strings.Contains(g.Problem, "longer than 2 KiB") {
 					t.Errorf("row %d (%d bytes): %+v", i+1, len(row), g)
 				}
 			}

@@ -42,6 +42,9 @@ type Options struct {
 	// Timeout and Rows).
 	DBTimeout time.Duration
 	DBRows    *atomic.Int64
+	// Progress, when set, counts the bytes of dump rows read (for a
+	// progress line).
+	Progress *atomic.Int64
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
@@ -534,10 +537,11 @@ func (l *loader) parse(file string, src []byte) (*tree.Doc, error) {
 	return d, nil
 }
 
-func (l *loader) syntaxProblem(file string, err error) {
+func (l *loader) syntaxProblem(file string, src []byte, err error) {
 	var se *tree.SyntaxError
 	if errors.As(err, &se) {
 		l.problem(se.File, se.Line, se.Col, "", se.Msg)
+		l.cat.Problems[len(l.cat.Problems)-1].Excerpt = se.WithLine(src).Text
 		return
 	}
 	l.problem(file, 1, 1, "", err.Error())
@@ -576,7 +580,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	}
 	doc, err := l.parse(displayName(path), src)
 	if err != nil {
-		l.syntaxProblem(path, err)
+		l.syntaxProblem(path, src, err)
 		l.unparsed(path, "does not parse: "+syntaxMsg(err), src)
 		return
 	}

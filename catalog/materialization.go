@@ -284,7 +284,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	d, err := l.parse(p, src)
 	if err != nil {
 		c.Err = "config file " + p + " does not parse"
-		l.syntaxProblem(p, err)
+		l.syntaxProblem(p, src, err)
 		return
 	}
 	l.cat.Docs[p] = d

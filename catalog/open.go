@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -82,14 +83,14 @@ func ReadRegular(path string, max int64, flag string) ([]byte, error) {
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return nil, fmt.Errorf("file is %d bytes, over the limit of %d (see %s)", st.Size(), max, flag)
+		return nil, fmt.Errorf("file is %s, over the limit of %s (see %s)", FormatSize(st.Size()), FormatSize(max), flag)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("file is over the limit of %d bytes (see %s)", max, flag)
+		return nil, fmt.Errorf("file is over the limit of %s (see %s)", FormatSize(max), flag)
 	}
 	return b, nil
 }
@@ -170,4 +171,24 @@ func cycleText(chain []string, path string) string {
 	}
 	b.WriteString(path)
 	return b.String()
+}
+
+// FormatSize writes a byte count as the size flags take it: whole KiB,
+// MiB or GiB as such (64 MiB), other sizes of a KiB or more to a tenth
+// with the exact count (1.0 KiB (1025 bytes): over a limit of 1 KiB must
+// not read as equal to it), and smaller ones in bytes.
+func FormatSize(n int64) string {
+	units := []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}}
+	for _, u := range units {
+		if n >= u.size {
+			if n%u.size == 0 {
+				return strconv.FormatInt(n/u.size, 10) + " " + u.name
+			}
+			return strconv.FormatFloat(float64(n)/float64(u.size), 'f', 1, 64) + " " + u.name + " (" + strconv.FormatInt(n, 10) + " bytes)"
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"schedtool/internal/suggest"
 	"schedtool/schedule/connector"
 )
 
@@ -116,6 +117,10 @@ type Selection struct {
 	Selector
 	mu   sync.Mutex
 	hits map[string]bool // "--name\x00value"
+	// near holds, for each --name and --prefix value, the names (the
+	// prefixes) nearest to it among the tasks seen: a value that picks
+	// nothing is told what was likely meant.
+	near map[string]*suggest.Nearest
 }
 
 // NewSelection returns the selection of s, or nil when s picks everything.
@@ -123,7 +128,35 @@ func NewSelection(s Selector) *Selection {
 	if s.IsZero() {
 		return nil
 	}
-	return &Selection{Selector: s, hits: map[string]bool{}}
+	sel := &Selection{Selector: s, hits: map[string]bool{}, near: map[string]*suggest.Nearest{}}
+	for _, n := range s.Names {
+		sel.near["--name\x00"+n] = suggest.New(n, 3)
+	}
+	for _, p := range s.Prefixes {
+		sel.near["--prefix\x00"+p] = suggest.New(p, 3)
+	}
+	return sel
+}
+
+// consider offers a task's name to the suggestions of the names, and
+// its prefixes (up to each "/") to those of the prefixes.
+func (s *Selection) consider(name string) {
+	if len(s.near) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.Names {
+		s.near["--name\x00"+n].Add(name)
+	}
+	for _, p := range s.Prefixes {
+		near := s.near["--prefix\x00"+p]
+		for i := 0; i < len(name); i++ {
+			if name[i] == '/' {
+				near.Add(name[:i+1])
+			}
+		}
+	}
 }
 
 // Take reports whether the task is picked, and records the values that
@@ -132,6 +165,7 @@ func (s *Selection) Take(name, image string) bool {
 	if s == nil {
 		return true
 	}
+	s.consider(name)
 	if !s.Match(name, image) {
 		return false
 	}
@@ -170,7 +204,13 @@ func (s *Selection) Unmatched() []string {
 	}{{"--name", s.Names}, {"--prefix", s.Prefixes}, {"--image", s.Images}} {
 		for _, x := range v.vals {
 			if !s.hits[v.flag+"\x00"+x] {
-				out = append(out, v.flag+" "+x)
+				u := v.flag + " " + x
+				if near := s.near[v.flag+"\x00"+x]; near != nil {
+					if l := near.List(); len(l) > 0 {
+						u += " (closest: " + strings.Join(l, ", ") + ")"
+					}
+				}
+				out = append(out, u)
 			}
 		}
 	}

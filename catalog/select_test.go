@@ -65,3 +65,18 @@ func TestSelectionUnmatched(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A value that picks nothing names the nearest names (prefixes), and
+// none when nothing is near.
+func TestSelectionSuggests(t *testing.T) {
+	s := NewSelection(Selector{Names: []string{"acmeCo/warehouse/materialize-snowflak", "zzz/unrelated/name"}, Prefixes: []string{"acmeCo/warehous/"}})
+	for _, n := range []string{"acmeCo/warehouse/materialize-snowflake", "acmeCo/warehouse/materialize-bigquery", "acmeCo/lake/materialize-s3"} {
+		s.Take(n, "")
+	}
+	want := "--name acmeCo/warehouse/materialize-snowflak (closest: acmeCo/warehouse/materialize-snowflake)," +
+		"--name zzz/unrelated/name," +
+		"--prefix acmeCo/warehous/ (closest: acmeCo/warehouse/)"
+	if got := strings.Join(s.Unmatched(), ","); got != want {
+		t.Errorf("unmatched\n%s\nwant\n%s", got, want)
+	}
+}

@@ -73,6 +73,9 @@ type Unreadable struct {
 	Line    int    `json:"line"`
 	Column  int    `json:"column"`
 	Message string `json:"message"`
+	// Excerpt is the source line of a syntax error, shown under it with
+	// a caret in the text lists.
+	Excerpt string `json:"-"`
 }
 
 // Totals are the groups and the summary; they grow with the number of
@@ -222,7 +225,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	fail := func(f *finding.Finding) {
 		t.Unreadable++
 		if t.Unreadable <= MaxUnreadableListed {
-			bad(&Unreadable{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message})
+			bad(&Unreadable{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Message: f.Message, Excerpt: f.Excerpt})
 		}
 	}
 	cat := catalog.Load(inputs, opts)

@@ -97,7 +97,7 @@ func (k *kept) Unreadable(u *Unreadable) { k.bad = append(k.bad, *u) }
 // listUnreadable lists the unreadable inputs kept, of total, a line each.
 func listUnreadable(w io.Writer, bad []Unreadable, total int) {
 	for _, u := range bad {
-		fmt.Fprintf(w, "  %s:%d:%d: %s\n", report.Escape(u.File), u.Line, u.Column, report.Escape(u.Message))
+		fmt.Fprintf(w, "  %s:%d:%d: %s\n%s", report.Escape(u.File), u.Line, u.Column, report.Escape(u.Message), report.Excerpt(u.Excerpt, u.Column, "      "))
 	}
 	if more := total - len(bad); more > 0 {
 		fmt.Fprintf(w, "  ... and %d more (the first %d are listed)\n", more, len(bad))

@@ -116,12 +116,31 @@ type Finding struct {
 	Pos      Position
 	Message  string
 	Fixes    []Fix
+	// Excerpt is the source line at Pos, for a syntax error: text output
+	// shows it with a caret under the column.
+	Excerpt string
 }
 
 // Summary counts findings.
 type Summary struct {
 	Errors, Warnings, Infos int
 	Tasks, Files            int
+	// Paced counts the V1 tasks still paced by their connector (no rule
+	// finds them; census counts them as remaining), PacedNames are the
+	// first MaxPacedNames of them.
+	Paced      int
+	PacedNames []string
+}
+
+// MaxPacedNames bounds the names a summary lists.
+const MaxPacedNames = 5
+
+// AddPaced counts a V1 task paced by its connector.
+func (s *Summary) AddPaced(name string) {
+	s.Paced++
+	if len(s.PacedNames) < MaxPacedNames {
+		s.PacedNames = append(s.PacedNames, name)
+	}
 }
 
 // Add counts a finding.

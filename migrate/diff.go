@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"schedtool/finding"
 	"schedtool/report"
@@ -73,8 +74,7 @@ func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		}
 		return out
 	}
-	path = report.Escape(path)
-	if _, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path); err != nil {
+	if err := diffHeader(w, path); err != nil {
 		return err
 	}
 	delta := 0
@@ -162,4 +162,12 @@ func splitLines(b []byte) [][]byte {
 		b = b[i+1:]
 	}
 	return out
+}
+
+// diffHeader writes a file's ---/+++ lines as git does: an absolute path
+// loses its leading slash (a/tmp/x, not a//tmp/x).
+func diffHeader(w io.Writer, path string) error {
+	path = report.Escape(strings.TrimPrefix(path, "/"))
+	_, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
+	return err
 }

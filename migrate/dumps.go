@@ -90,7 +90,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 					return
 				}
 				if !header {
-					fmt.Fprintf(r.out, "--- a/%s\n+++ b/%s\n", name, name)
+					diffHeader(r.out, name)
 					header = true
 				}
 				fmt.Fprintf(r.out, "@@ -%d +%d @@\n-", row.Line, row.Line)

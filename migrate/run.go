@@ -254,7 +254,8 @@ func (r *runner) note(format string, args ...any) {
 
 func (r *runner) problem(f finding.Finding) {
 	r.sum.Problems++
-	fmt.Fprintf(r.errw, "schedtool: %s:%d:%d: %s\n", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message))
+	fmt.Fprintf(r.errw, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
+		report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
 }
 
 func (r *runner) task(t *Task) {

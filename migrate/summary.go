@@ -37,7 +37,7 @@ func (r *runner) summary() {
 		if s.Rows > 0 {
 			what = append(what, fmt.Sprintf("%d dump %s", s.Rows, report.Plural(s.Rows, "row", "rows")))
 		}
-		line += fmt.Sprintf("; %s to change (dry run: --write applies, --out writes elsewhere)", strings.Join(what, " and "))
+		line += fmt.Sprintf("; %s to change (dry run: %s)", strings.Join(what, " and "), dryRunHint(s))
 	default:
 		line += fmt.Sprintf("; %d written", s.Written)
 	}
@@ -168,4 +168,17 @@ func (rs *reasons) sorted() []*ReasonGroup {
 		return a.Reason < b.Reason
 	})
 	return gs
+}
+
+// dryRunHint says how to apply a dry run: --write changes catalog files in
+// place, but stored specs cannot be written back (their rows go to
+// --out FILE, or to a publishable tree under --out DIR).
+func dryRunHint(s *Summary) string {
+	switch {
+	case s.Rows == 0:
+		return "--write applies, --out writes elsewhere"
+	case s.Files == 0:
+		return "--out FILE writes the migrated rows, --out DIR a tree to publish"
+	}
+	return "--write applies to the files; the dump rows go to --out FILE or --out DIR, in a run of their own"
 }

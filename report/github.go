@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"schedtool/finding"
@@ -12,6 +13,8 @@ import (
 // finding, and the summary as a notice.
 type GitHub struct {
 	w *bufio.Writer
+	// PathPrefix is put before every path (--path-prefix).
+	PathPrefix string
 }
 
 var ghDataR = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
@@ -34,7 +37,7 @@ func (g *GitHub) Finding(f *finding.Finding) {
 		cmd = "warning"
 	}
 	fmt.Fprintf(g.w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", cmd,
-		ghProp.Replace(f.Pos.File), f.Pos.Line, f.Pos.Column, ghProp.Replace(f.Rule), ghData.Replace(f.Message))
+		ghProp.Replace(joinPrefix(g.PathPrefix, filepath.ToSlash(f.Pos.File))), f.Pos.Line, f.Pos.Column, ghProp.Replace(f.Rule), ghData.Replace(f.Message))
 }
 
 func (g *GitHub) End(s finding.Summary) error {

@@ -63,9 +63,19 @@ func WriteAll(w Writer, fs []finding.Finding, s finding.Summary) error {
 
 // SummaryLine is the closing line of the text formats.
 func SummaryLine(s finding.Summary) string {
-	return fmt.Sprintf("%s, %s, %s in %s from %s",
+	line := fmt.Sprintf("%s, %s, %s in %s from %s",
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"),
 		plural(s.Tasks, "materialization"), plural(s.Files, "file"))
+	if s.Paced > 0 {
+		names := strings.Join(s.PacedNames, ", ")
+		if more := s.Paced - len(s.PacedNames); more > 0 {
+			names += fmt.Sprintf(" and %d more", more)
+		}
+		them := Plural(s.Paced, "it", "them")
+		line += fmt.Sprintf("; %s still paced by %s connector (V1): %s (census lists %s; migrate --enable-runtime-v2 moves %s)",
+			plural(s.Paced, "task"), Plural(s.Paced, "its", "their"), Escape(names), them, them)
+	}
+	return line
 }
 
 func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, Plural(n, word, word+"s")) }

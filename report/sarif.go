@@ -15,6 +15,9 @@ type SARIF struct {
 	driver sarifDriver
 	index  map[string]int
 	n      int
+	// PathPrefix is put before every path (--path-prefix: the
+	// directory's path in the repository, when schedtool runs in one).
+	PathPrefix string
 }
 
 type sarifTool struct {
@@ -35,7 +38,14 @@ type sarifText struct {
 type sarifRule struct {
 	ID                   string      `json:"id"`
 	ShortDescription     sarifText   `json:"shortDescription"`
+	FullDescription      sarifText   `json:"fullDescription"`
+	Help                 sarifHelp   `json:"help"`
 	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+}
+
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifConfig struct {
@@ -91,7 +101,11 @@ func newSARIF(w *bufio.Writer, version string) *SARIF {
 	index := map[string]int{}
 	for _, rule := range finding.Rules {
 		index[rule.ID] = len(driver.Rules)
+		fix := finding.HowToFix(rule.ID)
 		driver.Rules = append(driver.Rules, sarifRule{ID: rule.ID, ShortDescription: sarifText{rule.Summary},
+			FullDescription: sarifText{rule.Summary},
+			Help: sarifHelp{Text: rule.Summary + "\n\nHow to fix: " + fix,
+				Markdown: "**" + rule.ID + "** (" + rule.Severity.String() + "): " + rule.Summary + "\n\n**How to fix:** " + fix},
 			DefaultConfiguration: sarifConfig{sarifLevel(rule.Severity)}})
 	}
 	return &SARIF{w: w, driver: driver, index: index}
@@ -103,7 +117,7 @@ func (s *SARIF) Finding(f *finding.Finding) {
 	if uri == "<stdin>" {
 		uri = "stdin"
 	}
-	uri = sarifURI(strings.TrimPrefix(uri, "./"))
+	uri = sarifURI(joinPrefix(s.PathPrefix, strings.TrimPrefix(uri, "./")))
 	loc := sarifLocation{PhysicalLocation: sarifPhysical{
 		ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: "%SRCROOT%"},
 		Region:           sarifRegion{StartLine: max(f.Pos.Line, 1), StartColumn: max(f.Pos.Column, 1)},
@@ -131,6 +145,9 @@ func (s *SARIF) head() {
 	tool, _ := json.MarshalIndent(sarifTool{s.driver}, "      ", "  ")
 	s.w.WriteString("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n  \"runs\": [\n    {\n      \"tool\": ")
 	s.w.Write(tool)
+	s.w.WriteString(",\n      \"originalUriBaseIds\": ")
+	bases, _ := json.MarshalIndent(sarifBases(s.PathPrefix), "      ", "  ")
+	s.w.Write(bases)
 	s.w.WriteString(",\n      \"results\": [")
 }
 
@@ -167,4 +184,23 @@ func sarifURI(p string) string {
 		b.WriteByte(hex[c&15])
 	}
 	return b.String()
+}
+
+// sarifBases describes %SRCROOT%, the base of every result's path: the
+// directory schedtool ran in, or with --path-prefix the repository root.
+func sarifBases(prefix string) map[string]any {
+	what := "The directory schedtool ran in: every path is relative to it."
+	if prefix != "" {
+		what = "The repository root: every path is relative to it (--path-prefix " + prefix + ")."
+	}
+	return map[string]any{"%SRCROOT%": map[string]any{"description": sarifText{what}}}
+}
+
+// joinPrefix puts --path-prefix before a relative path ("" leaves it;
+// an absolute path is not the repository's and keeps its own).
+func joinPrefix(prefix, p string) string {
+	if prefix == "" || strings.HasPrefix(p, "/") {
+		return p
+	}
+	return strings.TrimSuffix(filepath.ToSlash(prefix), "/") + "/" + p
 }

@@ -120,6 +120,9 @@ func TestTemplatesChangeNothing(t *testing.T) {
 		if with != without {
 			t.Errorf("-o %s differs with templates:\n%s", format, cmp.Diff(without, with))
 		}
+		if format == "text" && !strings.Contains(with, "still paced by their connector (V1): ") {
+			t.Errorf("the summary names no V1 task paced by its connector:\n%s", with[max(0, len(with)-600):])
+		}
 		if format == "json" && (strings.Count(with, `"rule"`) < 3*len(trickyNames)*len(trickyRows) || !strings.Contains(with, `"connector-schedule-crashes"`)) {
 			t.Errorf("too few findings: the rows did not trip what they should\n%s", with)
 		}

@@ -33,6 +33,9 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	fs := append([]finding.Finding(nil), cat.Problems...)
 	for _, m := range cat.Materializations {
 		fs = append(fs, c.Check(m)...)
+		if c.PacedV1(m) {
+			sum.AddPaced(m.Name)
+		}
 	}
 	finding.Sort(fs)
 	for i := range fs {
@@ -87,6 +90,9 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			if o.task {
 				sum.Tasks++
 			}
+			if o.paced != "" {
+				sum.AddPaced(o.paced)
+			}
 		})
 	})
 	sum.Files = len(files)
@@ -96,6 +102,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 type rowOut struct {
 	findings []finding.Finding // nil when rendered from a template
 	task     bool
+	paced    string // the task's name, when it is a V1 task paced by its connector
 	rendered []byte // the findings rendered one after the other
 	marks    []mark // where each ends in rendered, and its severity
 }
@@ -139,13 +146,16 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 			}
 			if t != nil && !t.bad {
 				o := rowOut{task: true}
+				if t.paced {
+					o.paced = string(shape.Name)
+				}
 				if len(t.findings) == 0 {
 					return o
 				}
 				if t.pre && t.render(&o, r, string(shape.Name), escFile, line, row, &shape.At) {
 					return o
 				}
-				o = rowOut{task: true}
+				o = rowOut{task: true, paced: o.paced}
 				o.findings = t.fill(string(shape.Name), file, line, row, &shape.At)
 				return o
 			}
@@ -159,10 +169,15 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 	if rr.Mat != nil {
 		o.task = true
 		o.findings = append(o.findings, c.Check(rr.Mat)...)
+		if c.PacedV1(rr.Mat) {
+			o.paced = rr.Mat.Name
+		}
 	}
 	finding.Sort(o.findings) // a row's findings: by position
 	if plain && rr.Problem == nil && rr.Mat != nil && cache.Get(shape.Key) == nil {
-		cache.Put(shape.Key, c.makeTemplate(rr.Mat, &shape, file, line, row, o.findings, r, escFile))
+		t := c.makeTemplate(rr.Mat, &shape, file, line, row, o.findings, r, escFile)
+		t.paced = o.paced != ""
+		cache.Put(shape.Key, t)
 	}
 	return o
 }

@@ -3,6 +3,9 @@
 package validate
 
 import (
+	"schedtool/internal/suggest"
+	"schedtool/internal/tzname"
+
 	"bytes"
 	"fmt"
 	"strings"
@@ -68,7 +71,7 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 			if at == nil {
 				at = sched
 			}
-			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg)
+			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg+modelHint(p, at))
 		}
 		if !v2 {
 			msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", m.Name)
@@ -103,7 +106,8 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 	for _, p := range res.Problems {
 		switch p.Kind {
 		case connector.ProblemInvalid:
-			add(finding.InvalidConnectorSchedule, finding.Error, at(p.Pointer), p.Msg)
+			n := at(p.Pointer)
+			add(finding.InvalidConnectorSchedule, finding.Error, n, p.Msg+zoneHint(p.Pointer, n))
 		case connector.ProblemOffEnum:
 			if migratedFileSink(res, sched) {
 				add(finding.OffEnumScheduleValue, finding.Info, at(p.Pointer), p.Msg+migratedFileSinkNote)
@@ -148,6 +152,17 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 			fmt.Sprintf("materialization %s is paced by its connector, which delays commit acknowledgements by up to %s (%s); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime", m.Name, connector.FormatDelay(res.Delay), describeDelay(res)))
 	}
 	return out
+}
+
+// PacedV1 reports whether a task is on the V1 runtime and paced by its
+// connector (no materialization syncSchedule, a connector delay): no rule
+// finds anything, yet census counts it as remaining, so the summary says.
+func (c *Checker) PacedV1(m *catalog.Materialization) bool {
+	if v2, _ := m.V2(); v2 || m.ModelSchedule() != nil || (m.Config != nil && m.Config.Err != "") {
+		return false
+	}
+	entry, _, res := m.ConnectorSchedule(c.Registry)
+	return entry != nil && res.Known && res.Delay > 0
 }
 
 func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) string {
@@ -212,6 +227,36 @@ const maxVerdicts = 1 << 14
 
 // checkModel decodes and validates a model schedule: the structure by the
 // published schema, then durations, days and Flow's validation.
+// modelHint names what a misspelt key (timeZone) or timezone
+// (America/New_Yrok) of a model syncSchedule likely meant, after Flow's
+// own text; "" when nothing is near.
+func modelHint(p *modelProblem, at *tree.Node) string {
+	if len(p.path) == 0 {
+		return ""
+	}
+	last := p.path[len(p.path)-1]
+	if strings.Contains(p.msg, "unknown field `"+last+"`") {
+		keys := model.ScheduleKeys
+		if len(p.path) > 1 {
+			keys = model.WindowKeys
+		}
+		if l := suggest.Closest(last, keys, 3); len(l) > 0 {
+			return " (closest: " + strings.Join(l, ", ") + ")"
+		}
+		return ""
+	}
+	return zoneHint(strings.Join(p.path, "/"), at)
+}
+
+// zoneHint names the timezones nearest a timezone value that does not
+// load; the pointer (a path) says whether the value is a timezone.
+func zoneHint(ptr string, n *tree.Node) string {
+	if (ptr != "timezone" && !strings.HasSuffix(ptr, "/timezone")) || n == nil || n.Kind != tree.String {
+		return ""
+	}
+	return tzname.Hint(n.Value)
+}
+
 func checkModel(n *tree.Node) *modelProblem {
 	if n.End <= n.Offset || n.Doc.Format != tree.JSON {
 		return checkModelTree(n)

@@ -254,7 +254,7 @@ func TestMaxSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{big + ": materialization row " + big + ": its spec is 300"}
-	if len(problems) != 1 || !strings.HasPrefix(problems[0], want[0]) || !strings.Contains(problems[0], "longer than --max-row-size (1048576 bytes)") {
+	if len(problems) != 1 || !strings.HasPrefix(problems[0], want[0]) || !strings.Contains(problems[0], "longer than --max-row-size (1 MiB)") {
 		t.Errorf("problems %q, want one like %q", problems, want)
 	}
 }

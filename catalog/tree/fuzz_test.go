@@ -1,7 +1,9 @@
 package tree
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -52,6 +54,12 @@ func FuzzParseYAML(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := ParseYAML("f.yaml", b, Limits{MaxDepth: 100, MaxNodes: 20_000})
+		if se := (*SyntaxError)(nil); errors.As(err, &se) {
+			// The position is in the source (one past its last line at most).
+			if lines := bytes.Count(b, []byte("\n")) + 1; se.Line < 1 || se.Line > lines || se.Col < 1 {
+				t.Fatalf("error at %d:%d outside %d lines: %v", se.Line, se.Col, lines, err)
+			}
+		}
 		if err != nil {
 			return
 		}

@@ -16,6 +16,32 @@ type SyntaxError struct {
 	File      string
 	Line, Col int
 	Msg       string
+	// Text is the source line at Line (without its line ending), when
+	// the error was given the source (WithLine): text output shows it
+	// with a caret under Col.
+	Text string
+}
+
+// WithLine sets the error's Text from the document's source.
+func (e *SyntaxError) WithLine(src []byte) *SyntaxError {
+	e.Text = LineText(src, e.Line)
+	return e
+}
+
+// LineText is line n (1-based) of src without its line ending, or ""
+// past the end.
+func LineText(src []byte, n int) string {
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return ""
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return string(bytes.TrimSuffix(src, []byte("\r")))
 }
 
 func (e *SyntaxError) Error() string {

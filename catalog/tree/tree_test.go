@@ -119,10 +119,10 @@ func TestYAML(t *testing.T) {
 func TestYAMLErrors(t *testing.T) {
 	for src, want := range map[string]string{
 		"a: 1\na: 2\n":      `f.yaml:2:1: duplicate key "a" (first at line 1)`,
-		"a: [1\n":           "f.yaml:1:1: did not find expected ',' or ']'",
+		"a: [1\n":           "f.yaml:2:1: did not find expected ',' or ']' (while parsing a flow sequence started at line 1 column 4)",
 		"a: 1\n---\nb: 2\n": "f.yaml:2:1: several YAML documents in one file; a catalog source or config is a single document",
 		"? [a]\n: 1\n":      "f.yaml:1:3: a mapping key must be a scalar",
-		"a: *nope\n":        "f.yaml:1:1: unknown anchor 'nope' referenced",
+		"a: *nope\n":        "f.yaml:1:4: unknown anchor 'nope' referenced",
 		"a: &x [*x]\n":      "",
 		"\tkey: value\n":    "f.yaml:1:1: found character that cannot start any token (a tab in the indentation: YAML indents with spaces)",
 	} {

@@ -8,8 +8,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+	yaml4 "go.yaml.in/yaml/v4"
 )
 
 // ParseYAML parses one YAML document into a tree. Duplicate keys, several
@@ -29,13 +31,13 @@ func parseYAML(file string, src []byte, lim Limits) (*Doc, *yamlConv, error) {
 			d.Root = &Node{Kind: Null, Doc: d, Offset: 0, End: -1, line: 1, col: 1}
 			return d, nil, nil
 		}
-		return nil, nil, yamlHint(yamlError(file, err), src)
+		return nil, nil, yamlHint(yamlError(file, src, err), src)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, nil, &SyntaxError{File: file, Line: extra.Line, Col: max(extra.Column, 1), Msg: "several YAML documents in one file; a catalog source or config is a single document"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, nil, yamlError(file, err)
+		return nil, nil, yamlError(file, src, err)
 	}
 	c := yamlConv{doc: d, lim: lim}
 	n, err := c.conv(&root, nil, "", 0)
@@ -105,7 +107,16 @@ func yamlHint(err error, src []byte) error {
 	return se
 }
 
-func yamlError(file string, err error) error {
+// yamlError positions a scanner or parser error at the offending
+// character. v3's message names the line of the enclosing block (its
+// context mark) and no column, so the source is read again by v4, whose
+// error carries the problem's own mark; v3 stays the parser (its trees
+// are what every other step was built and fuzzed on). When v4 finds no
+// error, v3's line is kept.
+func yamlError(file string, src []byte, err error) error {
+	if se := yamlMark(file, src); se != nil {
+		return se
+	}
 	msg := err.Error()
 	line := 1
 	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
@@ -115,6 +126,35 @@ func yamlError(file string, err error) error {
 		msg = m[2]
 	}
 	return &SyntaxError{File: file, Line: line, Col: 1, Msg: msg}
+}
+
+// yamlMark is the first error v4 finds in src at its mark, the
+// construct it was in named when that started elsewhere (an unclosed
+// quote is found at the end of the file, and started at the quote).
+func yamlMark(file string, src []byte) *SyntaxError {
+	dec := yaml4.NewDecoder(bytes.NewReader(src))
+	for {
+		var n yaml4.Node
+		err := dec.Decode(&n)
+		if err == nil {
+			continue
+		}
+		var le *yaml4.LoadError
+		if !errors.As(err, &le) || le.Mark.Line < 1 {
+			return nil
+		}
+		msg := le.Message
+		if cm := le.ContextMark; le.ContextMsg != "" && cm.Line > 0 && (cm.Line != le.Mark.Line || cm.Column != le.Mark.Column) {
+			msg += " (" + le.ContextMsg + " started at line " + strconv.Itoa(cm.Line) + " column " + strconv.Itoa(cm.Column) + ")"
+		}
+		line, col := le.Mark.Line, max(le.Mark.Column, 1)
+		if last := bytes.Count(src, []byte("\n")) + 1; line > last {
+			// The end of a file without a final newline: just past its
+			// last character.
+			line, col = last, utf8.RuneCount(src[bytes.LastIndexByte(src, '\n')+1:])+1
+		}
+		return &SyntaxError{File: file, Line: line, Col: col, Msg: msg}
+	}
 }
 
 type yamlConv struct {

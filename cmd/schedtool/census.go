@@ -69,6 +69,7 @@ is not a zero.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "table", "output format: "+strings.Join(census.Formats[:len(census.Formats)-1], ", ")+" or "+census.Formats[len(census.Formats)-1])
+	completeValues(cmd, "output", census.Formats...)
 	f.StringArrayVar(&o.history, "history", nil, "an earlier census -o json output, for the burndown of -o html and -o markdown (repeat the flag, one file each)")
 	f.StringVar(&o.now, "now", "", "the instant the census is taken at, written as generatedAt (RFC 3339; default $SCHEDTOOL_NOW, else now)")
 	f.StringVar(&o.at, "at", "", atUsage)
@@ -146,7 +147,7 @@ func (o *censusOptions) Run() error {
 		// Over a database, the line of its rows is already on.
 		var rows atomic.Int64
 		o.census.Rows = &rows
-		stop = o.progress("census: %d rows", &rows)
+		stop = o.rowProgress("census: %d rows", &rows)
 	}
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()

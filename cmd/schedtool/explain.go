@@ -12,7 +12,9 @@ import (
 
 	"schedtool/catalog"
 	"schedtool/explain"
+	"schedtool/internal/suggest"
 	"schedtool/plan"
+	"schedtool/report"
 	"schedtool/schedule/connector"
 )
 
@@ -51,6 +53,8 @@ it. An unknown NAME exits 1 with the closest names.`,
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text, json, html or svg (html and svg: a timeline of --days days from --at)")
 	cmd.Flags().IntVar(&o.days, "days", 7, fmt.Sprintf("the days -o html and -o svg draw (1 to %d)", explain.MaxTimelineDays))
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
+	completeValues(cmd, "output", "text", "json", "html", "svg")
+	completeExplain(cmd, c)
 	return cmd
 }
 
@@ -96,7 +100,6 @@ func (o *explainOptions) Run() error {
 	opts := o.loadOptions()
 	var found *explain.Explanation
 	var timeline *explain.Timeline
-	var names []string
 	// explainOne explains m as the output asks: a timeline draws it.
 	explainOne := func(m *catalog.Materialization) (*explain.Explanation, *explain.Timeline) {
 		if o.output == "html" || o.output == "svg" {
@@ -106,9 +109,16 @@ func (o *explainOptions) Run() error {
 		e := explain.Explain(m, o.planner, o.when, 10)
 		return &e, nil
 	}
+	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
+	for i := range cat.Problems {
+		// The task may be in what did not parse: say why it is not found.
+		f := &cat.Problems[i]
+		fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
+			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
+	}
 	for _, m := range cat.Materializations {
-		names = append(names, m.Name)
+		near.Add(m.Name)
 		if m.Name == o.name && found == nil {
 			found, timeline = explainOne(m)
 		}
@@ -130,7 +140,7 @@ func (o *explainOptions) Run() error {
 			return x
 		}, func(x out) {
 			if x.name != "" {
-				names = append(names, x.name)
+				near.Add(x.name)
 			}
 			if x.e != nil && found == nil {
 				found, timeline = x.e, x.tl
@@ -152,8 +162,8 @@ func (o *explainOptions) Run() error {
 			}
 		}
 		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(shown, ", "))
-		if near := explain.Closest(o.name, names); len(near) > 0 {
-			msg += "; closest: " + strings.Join(near, ", ")
+		if l := near.List(); len(l) > 0 {
+			msg += "; closest: " + strings.Join(l, ", ")
 		}
 		return &usageError{msg}
 	}

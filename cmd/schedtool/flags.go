@@ -143,3 +143,35 @@ func versionString() string {
 	}
 	return v + ", " + bi.GoVersion
 }
+
+// toolVersion is the version a machine document carries (SARIF's
+// driver.version): -X main.version when set, else the build info's
+// module version with its VCS revision (v1.2.0, or (devel)+0123456789ab,
+// .dirty when modified), "dev" without build info.
+func toolVersion() string {
+	if version != "dev" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	if v != "(devel)" {
+		return v // a tagged module version names its revision
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v += "+" + s.Value[:min(12, len(s.Value))]
+		}
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += ".dirty"
+		}
+	}
+	return v
+}

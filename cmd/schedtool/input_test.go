@@ -91,7 +91,7 @@ func TestSpecialFiles(t *testing.T) {
 		{"--connectors over --max-file-size", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "cat", "flow.yaml"), []byte(strings.Replace(src, "CONFIG", "{}", 1)), 0o644)
 			os.WriteFile(filepath.Join(dir, "reg.json"), []byte(`{"families": {}, "images": []}`+strings.Repeat(" ", 2000)), 0o644)
-		}, []string{"validate", "--max-file-size", "1KiB", "--connectors", "reg.json", "cat"}, 1, "--connectors reg.json: file is 2030 bytes, over the limit of 1024 (see --max-file-size)"},
+		}, []string{"validate", "--max-file-size", "1KiB", "--connectors", "reg.json", "cat"}, 1, "--connectors reg.json: file is 2.0 KiB (2030 bytes), over the limit of 1 KiB (see --max-file-size)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -139,6 +139,9 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
+	completeValues(cmd, "output", "diff", "json")
+	completeValues(cmd, "absent", "preserve", "drop")
+	completeValues(cmd, "resolve", "model", "connector")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
 	o.limitSet = func() bool { return f.Changed("limit") }
 	o.changed = f.Changed
@@ -379,7 +382,15 @@ func rowsFile(out string) bool {
 }
 
 func (o *migrateOptions) Run() error {
-	sum, err := o.migrator.Run(o.inputs, o.run, o.Out, o.Err)
+	out := o.Out
+	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" {
+		dc := &diffColor{w: o.Out}
+		defer dc.Close()
+		out = dc
+	}
+	stop := o.readProgress("migrate", &o.run.Load)
+	sum, err := o.migrator.Run(o.inputs, o.run, out, o.Err)
+	stop()
 	if err != nil {
 		return err
 	}

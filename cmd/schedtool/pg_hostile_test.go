@@ -214,7 +214,7 @@ func TestPostgresSpecLongerThanMaxRowSize(t *testing.T) {
 	}
 	r := schedtool(t, "", "census", "--max-row-size", "64KiB", "--fail-if-remaining", db.BypassURL)
 	want := "materialization row " + first.Name + ": its spec is 200"
-	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, want) || !strings.Contains(r.stdout+r.stderr, "longer than --max-row-size (65536 bytes)") {
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, want) || !strings.Contains(r.stdout+r.stderr, "longer than --max-row-size (64 KiB)") {
 		t.Errorf("exit %d, want 2 and %q\n%s%s", r.code, want, r.stdout, r.stderr)
 	}
 	if r := schedtool(t, "", "census", db.BypassURL); r.code != 0 || !strings.Contains(r.stdout, ", 0 unreadable inputs") {

@@ -27,6 +27,9 @@ var version = "dev"
 type Streams struct {
 	In       io.Reader
 	Out, Err io.Writer
+	// OutTerminal and ErrTerminal say whether Out and Err are terminals
+	// (Main finds out, before it wraps them).
+	OutTerminal, ErrTerminal bool
 }
 
 // common holds the flags every command reads.
@@ -39,6 +42,7 @@ type common struct {
 	dbTimeout   time.Duration
 	dbRows      atomic.Int64 // rows a database has sent, for the progress line
 	stopDB      func()
+	color       string
 	root        string
 	selector    catalog.Selector
 	selection   *catalog.Selection
@@ -142,6 +146,7 @@ func (c *common) selected() error {
 
 // Main runs schedtool with arguments and streams, and returns the exit code.
 func Main(args []string, s Streams) int {
+	s.OutTerminal, s.ErrTerminal = isTerminal(s.Out), isTerminal(s.Err)
 	out := &report.CountingWriter{W: s.Out}
 	s.Out = out
 	// A database can fail part way through its rows (a lost connection,
@@ -184,7 +189,7 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 	if f == nil {
 		return
 	}
-	if _, err := report.Failure(out, f.Value.String(), version, msg); err != nil {
+	if _, err := report.Failure(out, f.Value.String(), toolVersion(), msg); err != nil {
 		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
 	}
 }
@@ -236,15 +241,21 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	c.dbTimeout = time.Minute
 	pf.Var(&durationValue{&c.dbTimeout}, "db-timeout", "fail a database read when the server has sent no row for this long (60s, 2m; 0 waits for ever)")
 	pf.BoolVarP(&c.quiet, "quiet", "q", false, "no progress or notes on standard error")
+	pf.StringVar(&c.color, "color", "auto", "colour severities and diff lines: auto (on a terminal, unless NO_COLOR is set), always or never")
+	// --version has no -v: operators read -v as verbose.
+	root.Flags().Bool("version", false, "print the version and exit")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if err := c.selector.Check(); err != nil {
 			return err
 		}
+		if _, err := useColor(c.color, false); err != nil {
+			return err
+		}
 		c.selection = catalog.NewSelection(c.selector)
 		if readsDatabase(args) {
-			c.stopDB = c.progress(cmd.Name()+": %d rows from the database", &c.dbRows)
+			c.stopDB = c.rowProgress(cmd.Name()+": %d rows from the database", &c.dbRows)
 		}
 		if c.cpuprofile == "" {
 			return nil
@@ -258,6 +269,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
 	root.AddCommand(newValidate(c), newMigrate(c), newCensus(c), newExplain(c), newSchema(c))
+	completeCommon(root, c)
 	return root
 }
 
@@ -373,41 +385,4 @@ func (s *spool) close() {
 		s.file.Close()
 		s.file = nil
 	}
-}
-
-// progress writes a count and its rate to standard error every half
-// second, as format (with %d for the count) and ", N rows/s", when that
-// is a terminal and not --quiet: a long read shows it is alive. It
-// returns the function that stops it and clears the line.
-func (c *common) progress(format string, rows *atomic.Int64) func() {
-	f, ok := c.Err.(*os.File)
-	if c.quiet || !ok {
-		return func() {}
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		shown := false
-		for {
-			select {
-			case <-done:
-				if shown {
-					fmt.Fprint(f, "\r\033[K")
-				}
-				return
-			case <-tick.C:
-				n := rows.Load()
-				fmt.Fprintf(f, "\r\033[K"+format+", %.0f rows/s", n, float64(n)/time.Since(start).Seconds())
-				shown = true
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
 }

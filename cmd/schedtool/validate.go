@@ -14,9 +14,10 @@ import (
 
 type validateOptions struct {
 	*common
-	output string
-	failOn string
-	at     string
+	output     string
+	failOn     string
+	at         string
+	pathPrefix string
 
 	paths   []string
 	failSev finding.Severity
@@ -51,7 +52,10 @@ Findings are written to standard output; exit code 2 when any is at or above
 	f := cmd.Flags()
 	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
 	f.StringVar(&o.at, "at", "", atUsage)
+	f.StringVar(&o.pathPrefix, "path-prefix", "", "put this before every path in -o github and -o sarif (the directory's path in the repository, when schedtool runs in a subdirectory)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 2 when a finding is at or above this severity: error, warning or info")
+	completeValues(cmd, "output", report.Formats...)
+	completeValues(cmd, "fail-on", "error", "warning", "info")
 	return cmd
 }
 
@@ -73,8 +77,11 @@ func (o *validateOptions) Complete(args []string) error {
 // Validate checks the flags.
 func (o *validateOptions) Validate() error {
 	var err error
-	if _, err = report.New(o.output, io.Discard, version); err != nil {
+	if _, err = report.New(o.output, io.Discard, toolVersion()); err != nil {
 		return &usageError{"-o: " + err.Error()}
+	}
+	if o.pathPrefix != "" && o.output != "github" && o.output != "sarif" {
+		return &usageError{"--path-prefix applies to -o github and -o sarif only"}
 	}
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
 		return &usageError{"--fail-on: " + err.Error()}
@@ -87,12 +94,22 @@ func (o *validateOptions) Validate() error {
 
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
-	w, _ := report.New(o.output, o.Out, version)
+	w, _ := report.New(o.output, o.Out, toolVersion())
+	switch w := w.(type) {
+	case *report.Text:
+		w.Color, _ = useColor(o.color, o.OutTerminal)
+	case *report.GitHub:
+		w.PathPrefix = o.pathPrefix
+	case *report.SARIF:
+		w.PathPrefix = o.pathPrefix
+	}
+	opts := o.loadOptions()
+	stop := o.readProgress("validate", &opts)
 	var sum finding.Summary
 	var err error
 	if r, ok := w.(report.Renderer); ok {
 		// The dump's findings are rendered by the workers that check them.
-		sum, err = o.checker.RunRendered(o.inputs, o.loadOptions(), r, func(f *finding.Finding, b []byte) {
+		sum, err = o.checker.RunRendered(o.inputs, opts, r, func(f *finding.Finding, b []byte) {
 			if b != nil {
 				r.Rendered(b)
 			} else {
@@ -100,8 +117,9 @@ func (o *validateOptions) Run() error {
 			}
 		})
 	} else {
-		sum, err = o.checker.Run(o.inputs, o.loadOptions(), w.Finding)
+		sum, err = o.checker.Run(o.inputs, opts, w.Finding)
 	}
+	stop()
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func fieldsOf(v any) ([]Field, bool) {
 const (
 	goConfigStruct   = "config"
 	goScheduleStruct = "ScheduleConfig"
-	goScheduleType   = "boilerplate.ScheduleConfig"
+	goScheduleType   = "materialize.ScheduleConfig"
 	goAdvancedStruct = "advancedConfig"
 	goAdvancedType   = "main.advancedConfig"
 )
@@ -414,7 +414,7 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Res
 		return res
 	}
 	s, _ := val.(string)
-	if !found || (s == "" && !e.EmptyParses) {
+	if !e.EmptyParses && (!found || s == "") {
 		res.Kind = KindInvalid
 		if info.Required {
 			res.Present = found
@@ -424,7 +424,7 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Res
 		res.Kind, res.Known = KindZero, true
 		return res
 	}
-	res.Present, res.Configured = true, true
+	res.Present, res.Configured = found, found
 	var d time.Duration
 	var err error
 	if info.ISO8601 {

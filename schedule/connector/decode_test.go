@@ -156,7 +156,16 @@ func TestClassifyTexts(t *testing.T) {
 		{"the type error names the field, not the key", sf, o("syncSchedule", o("TIMEZONE", true)), KindInvalid, "/syncSchedule/TIMEZONE",
 			"json: cannot unmarshal bool into Go struct field ScheduleConfig.syncSchedule.timezone of type string"},
 		{"not an object", sf, o("syncSchedule", "1h"), KindInvalid, "/syncSchedule",
-			"json: cannot unmarshal string into Go struct field config.syncSchedule of type boilerplate.ScheduleConfig"},
+			"json: cannot unmarshal string into Go struct field config.syncSchedule of type materialize.ScheduleConfig"},
+		// The schedule's Go type is upstream's materialize.ScheduleConfig
+		// (go/materialize/schedule_config.go in estuary/connectors: package
+		// materialize), whatever the case of the key (encoding/json folds).
+		{"an array", sf, o("syncSchedule", []any{}), KindInvalid, "/syncSchedule",
+			"json: cannot unmarshal array into Go struct field config.syncSchedule of type materialize.ScheduleConfig"},
+		{"SyncSchedule not an object", sf, o("SyncSchedule", "1h"), KindInvalid, "/SyncSchedule",
+			"json: cannot unmarshal string into Go struct field config.syncSchedule of type materialize.ScheduleConfig"},
+		{"SYNCSCHEDULE an array", sf, o("SYNCSCHEDULE", []any{}), KindInvalid, "/SYNCSCHEDULE",
+			"json: cannot unmarshal array into Go struct field config.syncSchedule of type materialize.ScheduleConfig"},
 		{"updateDelay on a current tag", sf, o("advanced", o("updateDelay", "2h")), KindInvalid, "/advanced/updateDelay", `json: unknown field "updateDelay"`},
 		{"an empty updateDelay too", sf, o("advanced", o("updateDelay", "")), KindInvalid, "/advanced/updateDelay", `json: unknown field "updateDelay"`},
 		{"a null updateDelay too", sf, o("advanced", o("UpdateDelay", nil)), KindInvalid, "/advanced/UpdateDelay", `json: unknown field "UpdateDelay"`},
@@ -171,6 +180,11 @@ func TestClassifyTexts(t *testing.T) {
 		{"file sink missing", "ghcr.io/estuary/materialize-s3-parquet:v1", o(), KindInvalid, "", "missing 'uploadInterval'"},
 		{"file sink empty", "ghcr.io/estuary/materialize-gcs-csv:v1", o("uploadInterval", ""), KindInvalid, "", "missing 'uploadInterval'"},
 		{"azure parses an empty interval", "ghcr.io/estuary/materialize-azure-blob-parquet:v1", o("uploadInterval", ""), KindInvalid, "/uploadInterval", `parsing upload interval "": time: invalid duration ""`},
+		// AzureBlobConfig.Validate (filesink/store.go in estuary/connectors)
+		// does not require uploadInterval: an absent or null one is parsed.
+		{"azure parses an absent interval", "ghcr.io/estuary/materialize-azure-blob-parquet:v1", o(), KindInvalid, "/uploadInterval", `parsing upload interval "": time: invalid duration ""`},
+		{"azure parses a null interval", "ghcr.io/estuary/materialize-azure-blob-parquet:v1", o("uploadInterval", nil), KindInvalid, "/uploadInterval", `parsing upload interval "": time: invalid duration ""`},
+		{"gcs requires it", "ghcr.io/estuary/materialize-gcs-parquet:v1", o("uploadInterval", nil), KindInvalid, "", "missing 'uploadInterval'"},
 		{"file sink bad", "ghcr.io/estuary/materialize-gcs-csv:v1", o("uploadInterval", "often"), KindInvalid, "/uploadInterval", `parsing upload interval "often": time: invalid duration "often"`},
 		{"file sink key folds", "ghcr.io/estuary/materialize-gcs-csv:v1", o("UploadInterval", "15m"), KindFileInterval, "", ""},
 		{"file sink type", "ghcr.io/estuary/materialize-gcs-csv:v1", o("uploadInterval", 5.0), KindInvalid, "/uploadInterval",

@@ -49,8 +49,10 @@ type Entry struct {
 	DeferralSince string `json:"deferralSince,omitempty"`
 	// Enum, if set, replaces the family's published values for this image.
 	Enum []string `json:"enum,omitempty"`
-	// EmptyParses: the connector parses an empty interval (and fails on
-	// it) instead of reporting it missing.
+	// EmptyParses: the connector parses an empty or absent interval (and
+	// fails on it) instead of reporting it missing: its config struct
+	// does not list the key among the required ones
+	// (filesink/store.go's AzureBlobConfig.Validate in estuary/connectors).
 	EmptyParses bool `json:"emptyParses,omitempty"`
 }
 

@@ -85,11 +85,18 @@ func DecodeJSON(b []byte) (*Schedule, error) {
 	return Decode(v)
 }
 
+// ScheduleKeys and WindowKeys are the keys of a syncSchedule and of one
+// of its windows, in Flow's order.
+var (
+	ScheduleKeys = []string{"baseInterval", "timezone", "windows"}
+	WindowKeys   = []string{"interval", "start", "end", "days"}
+)
+
 // Decode decodes a generic JSON value (map[string]any, []any, string,
 // float64 or json.Number, bool, nil) into a Schedule. Unknown keys, missing
 // required keys, wrong types, bad durations and bad day names are errors.
 func Decode(v any) (*Schedule, error) {
-	obj, err := object(v, nil, "struct SyncSchedule", "baseInterval", "timezone", "windows")
+	obj, err := object(v, nil, "struct SyncSchedule", ScheduleKeys...)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +132,7 @@ func Decode(v any) (*Schedule, error) {
 }
 
 func decodeWindow(v any, path []string) (Window, error) {
-	obj, err := object(v, path, "struct Window", "interval", "start", "end", "days")
+	obj, err := object(v, path, "struct Window", WindowKeys...)
 	if err != nil {
 		return Window{}, err
 	}
