@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"schedtool/catalog/pgsource/pgtest"
 )
 
 // compactRaw is flowctl raw get output as `jq -c` writes it: n
@@ -69,5 +72,61 @@ func TestCompactRawArrayBounded(t *testing.T) {
 				t.Fatalf("%s at %d:%d (%s), not after its key", f.Rule, f.Line, f.Column, f.Pointer)
 			}
 		}
+	}
+}
+
+// pinnedImage is a connector image pinned by digest after its tag.
+const pinnedImage = "ghcr.io/estuary/materialize-snowflake:v4@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+// pinnedRow is a live_specs row of a task on pinnedImage paced every 4h,
+// its image columns as Flow writes them: cut at '@', the name keeping
+// the tag.
+const pinnedRow = `{"catalog_name":"acmeCo/pinned/materialize-snowflake","spec_type":"materialization","last_pub_id":"00000000000000ac","connector_image_name":"ghcr.io/estuary/materialize-snowflake:v4","connector_image_tag":"@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"` + pinnedImage + `","config":{"host":"h","warehouse":"w","syncSchedule":{"syncFrequency":"4h"}}}},"bindings":[]}}` + "\n"
+
+// A task on a pinned image (name:tag@sha256:...) is on its connector:
+// census's gate counts it, with its tag, from a source, a dump and
+// PostgreSQL, --image picks it, and migrate moves its schedule.
+func TestPinnedImage(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "flow.yaml")
+	dump := filepath.Join(dir, "live_specs.ndjson")
+	writeFiles(t, dir, map[string]string{"flow.yaml": `materializations:
+  acmeCo/pinned/materialize-snowflake:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ` + pinnedImage + `
+        config: {host: h, warehouse: w, syncSchedule: {syncFrequency: 4h}}
+    bindings: []
+`, "live_specs.ndjson": pinnedRow})
+	gate := func(t *testing.T, in string) {
+		for _, sel := range [][]string{nil, {"--image", "ghcr.io/estuary/materialize-snowflake"}} {
+			args := append(append([]string{"census", "-o", "json", "--fail-if-remaining"}, sel...), in)
+			r := schedtool(t, "", args...)
+			var out struct {
+				Tasks []struct{ Task, Image, Tag, Delay string }
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 2 || len(out.Tasks) != 1 ||
+				out.Tasks[0].Image != "ghcr.io/estuary/materialize-snowflake" || out.Tasks[0].Tag != "v4" || out.Tasks[0].Delay != "4h" {
+				t.Errorf("%s %v: exit %d %v\n%s%s", displayName(in), sel, r.code, err, r.stdout, r.stderr)
+			}
+		}
+	}
+	gate(t, src)
+	gate(t, dump)
+	t.Run("postgres", func(t *testing.T) {
+		db := pgtest.Require(t)
+		if _, err := db.Load(context.Background(), strings.NewReader(pinnedRow)); err != nil {
+			t.Fatal(err)
+		}
+		gate(t, db.BypassURL)
+	})
+	r := schedtool(t, "", "migrate", src)
+	if r.code != 2 || !strings.Contains(r.stdout, "+      baseInterval: 4h") {
+		t.Errorf("migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = schedtool(t, "", "census", "--image", pinnedImage, src)
+	if r.code != 1 || !strings.Contains(r.stderr, "without its tag v4 and digest (--image ghcr.io/estuary/materialize-snowflake)") {
+		t.Errorf("--image with a digest: exit %d\n%s", r.code, r.stderr)
 	}
 }
