@@ -130,3 +130,21 @@ func TestPinnedImage(t *testing.T) {
 		t.Errorf("--image with a digest: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A PATH that only resembles a database URL names no file: the message
+// that says so masks what stands between its ':' and '@', on standard
+// error and in the json and sarif documents.
+func TestNearURLPasswordMasked(t *testing.T) {
+	const pw = "Hunter2-Secret"
+	for _, arg := range []string{"postgres:/ops:" + pw + "@db/postgres", "postgres//ops:" + pw + "@db", "postgres:ops:" + pw + "@db", "postgresql:/ops:" + pw + "@db?password=" + pw} {
+		for _, args := range [][]string{{"validate"}, {"validate", "-o", "json"}, {"validate", "-o", "sarif"}, {"census", "-o", "json"}, {"migrate", "-o", "json"}, {"explain", "acme/x"}} {
+			r := schedtool(t, "", append(args, arg)...)
+			if r.code != 1 || strings.Contains(r.stdout+r.stderr, pw) || !strings.Contains(r.stderr, "[password]@db") {
+				t.Errorf("%v %s: exit %d\n%s%s", args, arg, r.code, r.stdout, r.stderr)
+			}
+			if len(args) > 1 && args[1] == "-o" && (!json.Valid([]byte(r.stdout)) || !strings.Contains(r.stdout, "[password]@db")) {
+				t.Errorf("%v %s: the document does not say what failed: %s", args, arg, r.stdout)
+			}
+		}
+	}
+}
