@@ -111,6 +111,9 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			} else {
 				in.Sources = []string{"-"}
 			}
+			if err := notInput(arg, in, b, opts); err != nil {
+				return nil, err
+			}
 			out = append(out, in)
 			continue
 		}
@@ -160,9 +163,38 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		} else {
 			in.Sources = []string{filepath.Clean(arg)}
 		}
+		if st.Mode().IsRegular() {
+			b := head[:n]
+			if len(in.Sources) > 0 {
+				// Unreadable or too large: the loader says so.
+				b, _ = ReadRegular(arg, opts.MaxFileSize, "--max-file-size")
+			}
+			if err := notInput(arg, in, b, opts); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, in)
 	}
 	return out, nil
+}
+
+// notInput refuses a file named as a PATH (or standard input) that is
+// nothing schedtool reads, saying what it looks like (SPEC 2): a gate
+// must never pass on `null`, one pretty-printed row or an unrelated
+// YAML file as on a catalog with no tasks. b is the file (a source's
+// whole text, a raw array's head).
+func notInput(arg string, in Input, b []byte, opts Options) error {
+	what := ""
+	switch {
+	case in.Raw:
+		what = notRows(b)
+	case len(in.Sources) > 0 && b != nil:
+		what = notASource(displayName(arg), b, opts.Limits)
+	}
+	if what == "" {
+		return nil
+	}
+	return &UsageError{Msg: fmt.Sprintf("%s: %s; %s", arg, what, notInputText)}
 }
 
 func describeErr(err error) string {

@@ -148,3 +148,72 @@ func TestNearURLPasswordMasked(t *testing.T) {
 		}
 	}
 }
+
+// A file named as a PATH, or standard input, that is neither a catalog
+// source, a stored-spec dump nor a raw array is an error saying what it
+// looks like, exit 1 for every command (SPEC 2): the gate used to pass
+// ("0 tasks") on null, one pretty-printed row or {"data": [rows]}, and
+// validate said 0 findings on an unrelated YAML file.
+func TestNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	row := `{"catalog_name": "acmeCo/a", "spec_type": "materialization", "spec": {"endpoint": {"connector": {"image": "ghcr.io/estuary/materialize-snowflake:v4", "config": {"syncSchedule": {"syncFrequency": "4h"}}}}, "bindings": []}}`
+	refused := map[string][2]string{
+		"null.yaml":    {"null\n", "it holds null"},
+		"tilde.yaml":   {"--- ~\n", "it holds null"},
+		"row.json":     {prettyJSON(t, row), "it is one stored-spec row written over several lines"},
+		"data.json":    {`{"data": [` + row + "]}\n", `it is a mapping whose "data" holds stored-spec rows`},
+		"compose.yaml": {"version: '3'\nservices:\n  web: {image: nginx}\n", "it is a mapping whose keys (version, services) are none of a catalog source's"},
+		"list.yaml":    {"- a\n- b\n", "it is a YAML list"},
+		"word.yaml":    {"hello\n", "it holds a string"},
+		"nums.json":    {"[1, 2]\n", "it is a JSON array whose first element is a number"},
+		"lists.json":   {"\n[[" + row + "]]\n", "it is a JSON array whose first element is a list"},
+	}
+	files := map[string]string{}
+	for name, c := range refused {
+		files[name] = c[0]
+	}
+	// Near misses: sources with nothing in them, and a source with a
+	// key Flow no longer knows beside the ones it does.
+	accepted := map[string]string{
+		"empty.yaml":  "# nothing yet\n---\n",
+		"object.json": "{}\n",
+		"schema.yaml": "$schema: https://example.com/flow.schema.json\n",
+		"import.yaml": "import: [empty.yaml]\n",
+		"legacy.yaml": "collections: {}\nendpoints: {}\n",
+	}
+	for name, text := range accepted {
+		files[name] = text
+	}
+	writeFiles(t, dir, files)
+	commands := [][]string{{"validate"}, {"validate", "-o", "json"}, {"census", "--fail-if-remaining"}, {"migrate"}, {"explain", "acmeCo/a"}}
+	for name, c := range refused {
+		for _, args := range commands {
+			r := schedtoolIn(t, dir, append(args, name)...)
+			if r.code != 1 || !strings.Contains(r.stderr, name+": "+c[1]) {
+				t.Errorf("%v %s: exit %d, want 1 and %q\n%s", args, name, r.code, c[1], r.stderr)
+			}
+			r = schedtoolStdin(t, dir, c[0], append(args, "-")...)
+			if r.code != 1 || !strings.Contains(r.stderr, "-: "+c[1]) {
+				t.Errorf("%v - (%s): exit %d, want 1 and %q\n%s", args, name, r.code, c[1], r.stderr)
+			}
+		}
+	}
+	for name := range accepted {
+		if r := schedtoolIn(t, dir, "census", "--fail-if-remaining", name); r.code != 0 {
+			t.Errorf("census %s: exit %d\n%s", name, r.code, r.stderr)
+		}
+		if r := schedtoolIn(t, dir, "validate", name); r.code != 0 {
+			t.Errorf("validate %s: exit %d\n%s", name, r.code, r.stderr)
+		}
+	}
+}
+
+// prettyJSON is text as jq prints it: one field a line.
+func prettyJSON(t *testing.T, text string) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := json.Indent(&b, []byte(text), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	return b.String() + "\n"
+}
