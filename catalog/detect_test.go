@@ -15,7 +15,7 @@ func TestNotASource(t *testing.T) {
 		{"flow.yaml", "$schema: x\nimport: [a.yaml]\n", ""},
 		{"flow.yaml", "storageMappings: {}\n", ""},
 		{"flow.yaml", "collections: {}\nendpoints: {}\n", ""}, // one key Flow knows
-		{"flow.yaml", "materializations: [\n", ""},              // does not parse: the loader says why
+		{"flow.yaml", "materializations: [\n", ""},            // does not parse: the loader says why
 		{"flow.yaml", "null\n", "it holds null"},
 		{"flow.yaml", "--- ~ # nothing\n", "it holds null"},
 		{"flow.yaml", "42\n", "it holds a number"},
