@@ -9,11 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"schedtool/catalog/tree"
+	"schedtool/finding"
 )
 
 // Catalog is what was read from the sources of one or more inputs.
@@ -26,6 +27,10 @@ type Catalog struct {
 	// Bystanders are, by config path, the tasks outside the sources read
 	// that use the same config file (see Bystanders); set by migrate.
 	Bystanders map[string][]string
+	// Duplicated are the names defined more than once in the sources:
+	// none of their definitions is in Materializations, and each has a
+	// problem naming the other places (one name, one task: SPEC 2).
+	Duplicated map[string]bool
 }
 
 // ConfigFile is a config in a file of its own, and who uses it.
@@ -72,8 +77,47 @@ func Load(inputs []Input, opts Options) *Catalog {
 		}
 		return a.Source.File < b.Source.File
 	})
+	l.duplicates()
 	finding.Sort(l.cat.Problems)
 	return l.cat
+}
+
+// duplicates takes out of the (sorted) materializations every name
+// defined more than once, as Flow's build refuses it (two files, or a
+// migrated copy left inside the tree): each definition is a problem
+// naming the others, and none is read, counted or migrated.
+func (l *loader) duplicates() {
+	mats := l.cat.Materializations
+	kept := mats[:0]
+	for i := 0; i < len(mats); {
+		j := i + 1
+		for j < len(mats) && mats[j].Name == mats[i].Name {
+			j++
+		}
+		if j == i+1 {
+			kept = append(kept, mats[i])
+			i = j
+			continue
+		}
+		if l.cat.Duplicated == nil {
+			l.cat.Duplicated = map[string]bool{}
+		}
+		l.cat.Duplicated[mats[i].Name] = true
+		for k, m := range mats[i:j] {
+			var others []string
+			for o, other := range mats[i:j] {
+				if o != k {
+					p := Pos(other.Spec)
+					others = append(others, fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column))
+				}
+			}
+			l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
+				Message: fmt.Sprintf("materialization %s is defined more than once under the root, here and at %s (a migrated copy left inside the tree?): Flow refuses a name defined twice; neither definition is read until one is removed", m.Name, strings.Join(others, ", "))})
+		}
+		i = j
+	}
+	clear(mats[len(kept):])
+	l.cat.Materializations = kept
 }
 
 func (l *loader) problem(file string, line, col int, ptr, msg string) {

@@ -217,3 +217,65 @@ func prettyJSON(t *testing.T, text string) string {
 	}
 	return b.String() + "\n"
 }
+
+// One name, one task (SPEC 2): a materialization defined twice under the
+// root (a migrated copy left inside the tree) was read twice, census
+// counting 2 tasks for 1. validate reports both places, census counts
+// the name once as unreadable (the gate fails), migrate touches neither.
+func TestDuplicateTaskNames(t *testing.T) {
+	dir := t.TempDir()
+	const task = `materializations:
+  acmeCo/%s/materialize-snowflake:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: {host: h, warehouse: w, syncSchedule: {syncFrequency: 4h}}
+    bindings: []
+`
+	twice := fmt.Sprintf(task, "twice")
+	writeFiles(t, dir, map[string]string{
+		"flow.yaml":       "import: [twice.flow.yaml, other.flow.yaml]\n",
+		"twice.flow.yaml": twice,
+		"other.flow.yaml": fmt.Sprintf(task, "other"),
+		"out/acmeCo/twice/materialize-snowflake/flow.yaml": twice,
+	})
+	copyPath := filepath.Join("out", "acmeCo", "twice", "materialize-snowflake", "flow.yaml")
+
+	r := schedtoolIn(t, dir, "validate", "-o", "json", ".")
+	var v struct{ Findings []rawFinding }
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || r.code != 2 {
+		t.Fatalf("validate: exit %d %v\n%s", r.code, err, r.stderr)
+	}
+	places := map[string]bool{}
+	for _, f := range v.Findings {
+		if f.Rule == "parse-error" {
+			places[f.File] = true
+		}
+	}
+	if !places["twice.flow.yaml"] || !places[copyPath] || len(places) != 2 ||
+		!strings.Contains(r.stdout, "defined more than once under the root, here and at "+copyPath+":3:5") ||
+		!strings.Contains(r.stdout, "here and at twice.flow.yaml:3:5") {
+		t.Errorf("validate: the name's two places are not both reported, each naming the other:\n%s", r.stdout)
+	}
+
+	r = schedtoolIn(t, dir, "census", "-o", "json", "--fail-if-remaining", ".")
+	var c struct {
+		Tasks      []struct{ Task string }
+		Unreadable []struct{ File, Message string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &c); err != nil || r.code != 2 || len(c.Tasks) != 1 || c.Tasks[0].Task != "acmeCo/other/materialize-snowflake" ||
+		len(c.Unreadable) != 1 || !strings.Contains(c.Unreadable[0].Message, "acmeCo/twice/materialize-snowflake is defined more than once") {
+		t.Errorf("census: exit %d %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+
+	r = schedtoolIn(t, dir, "migrate", "--write", ".")
+	if r.code != 1 || !strings.Contains(r.stderr, "defined more than once") {
+		t.Errorf("migrate --write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, p := range []string{"twice.flow.yaml", copyPath} {
+		if got := string(mustRead(t, filepath.Join(dir, p))); got != twice {
+			t.Errorf("migrate changed %s:\n%s", p, got)
+		}
+	}
+}
