@@ -279,3 +279,60 @@ func TestDuplicateTaskNames(t *testing.T) {
 		}
 	}
 }
+
+// migrate --out DIR from stored specs leaves no empty directory behind
+// for a task whose file cannot be staged (here: over the file size limit
+// of the process, as a full disk would refuse it); the directories other
+// tasks use, and those that were there before, stay.
+func TestOutTreeDropsDirectoriesOfUnstagedTasks(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash for ulimit -f")
+	}
+	row := func(name, host string) string {
+		return fmt.Sprintf(`{"catalog_name":%q,"spec_type":"materialization","last_pub_id":"1234ff4b568003a5","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":%q,"warehouse":"w","syncSchedule":{"syncFrequency":"4h"}}}},"bindings":[]}}`+"\n", name, host)
+	}
+	big := strings.Repeat("h", 64<<10) // over ulimit -f 16 (16 KiB) once written
+	for _, tc := range []struct {
+		name, dump string
+		left       []string // directories under DIR after the run
+		pre        bool     // DIR/pre is there before the run
+	}{
+		{"beside a task written", row("acmeCo/big/deep/materialize-snowflake", big) + row("acmeCo/small/materialize-snowflake", "h"),
+			[]string{"acmeCo", "acmeCo/small", "acmeCo/small/materialize-snowflake"}, false},
+		{"alone", row("acmeCo/big/deep/materialize-snowflake", big), nil, false},
+		{"under a directory already there", row("pre/big/materialize-snowflake", big), []string{"pre"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			out := filepath.Join(work, "out")
+			writeFiles(t, work, map[string]string{"live.ndjson": tc.dump})
+			if tc.pre {
+				os.MkdirAll(filepath.Join(out, "pre"), 0o755)
+			}
+			args := []string{"-c", `ulimit -f 16 && exec "$0" "$@"`, binary, "migrate", "--out", out, filepath.Join(work, "live.ndjson")}
+			if tc.pre {
+				args = append(args, "--force") // DIR is not empty
+			}
+			cmd := exec.Command("bash", args...)
+			r := execRun(t, cmd)
+			if r.code != 1 || !strings.Contains(r.stderr, "acmeCo/big") && !strings.Contains(r.stderr, "pre/big") {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			var dirs []string
+			filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.IsDir() && p != out {
+					rel, _ := filepath.Rel(out, p)
+					dirs = append(dirs, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			if strings.Join(dirs, ",") != strings.Join(tc.left, ",") {
+				t.Errorf("directories left under DIR: %v, want %v", dirs, tc.left)
+			}
+			_, err := os.Stat(out)
+			if wantOut := len(tc.left) > 0; (err == nil) != wantOut {
+				t.Errorf("DIR exists: %v, want %v", err == nil, wantOut)
+			}
+		})
+	}
+}
