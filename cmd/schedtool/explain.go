@@ -86,6 +86,14 @@ func (o *explainOptions) Run() error {
 	var found *explain.Explanation
 	var names []string
 	cat := catalog.Load(o.inputs, opts)
+	if cat.Duplicated[o.name] {
+		// One name, one task: neither definition is explained.
+		for _, p := range cat.Problems {
+			if p.Task == o.name {
+				return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
+			}
+		}
+	}
 	for _, m := range cat.Materializations {
 		names = append(names, m.Name)
 		if m.Name == o.name && found == nil {

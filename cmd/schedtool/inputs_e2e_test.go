@@ -269,6 +269,11 @@ func TestDuplicateTaskNames(t *testing.T) {
 		t.Errorf("census: exit %d %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
 
+	r = schedtoolIn(t, dir, "explain", "acmeCo/twice/materialize-snowflake", ".")
+	if r.code != 1 || !strings.Contains(r.stderr, "materialization acmeCo/twice/materialize-snowflake is defined more than once under the root, here and at ") {
+		t.Errorf("explain: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	r = schedtoolIn(t, dir, "migrate", "--write", ".")
 	if r.code != 1 || !strings.Contains(r.stderr, "defined more than once") {
 		t.Errorf("migrate --write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
