@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -113,11 +114,34 @@ func (l *loader) duplicates() {
 			}
 			l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
 				Message: fmt.Sprintf("materialization %s is defined more than once under the root, here and at %s (a migrated copy left inside the tree?): Flow refuses a name defined twice; neither definition is read until one is removed", m.Name, strings.Join(others, ", "))})
+			l.unread(m)
 		}
 		i = j
 	}
 	clear(mats[len(kept):])
 	l.cat.Materializations = kept
+}
+
+// unread takes a materialization that is not read (a name defined more
+// than once) out of the users of its config file, and makes it one of
+// the file's bystanders instead: a user no run migrates holds the file
+// back, or the others' change would leave it without pacing.
+func (l *loader) unread(m *Materialization) {
+	if m.Config == nil || m.Config.File == nil {
+		return
+	}
+	cf := m.Config.File
+	cf.Users = slices.DeleteFunc(cf.Users, func(u *Materialization) bool { return u == m })
+	for path, c := range l.cat.Configs {
+		if c != cf {
+			continue
+		}
+		if l.cat.Bystanders == nil {
+			l.cat.Bystanders = map[string][]string{}
+		}
+		p := Pos(m.Spec)
+		l.cat.Bystanders[path] = append(l.cat.Bystanders[path], fmt.Sprintf("%s (%s:%d, defined more than once)", m.Name, p.File, p.Line))
+	}
 }
 
 func (l *loader) problem(file string, line, col int, ptr, msg string) {

@@ -158,7 +158,14 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	var cat *catalog.Catalog
 	if len(sources) > 0 {
 		cat = catalog.Load(sources, r.opts.Load)
-		cat.Bystanders = catalog.Bystanders(sources, cat, r.opts.Load)
+		// Added to those Load found (the users of a name defined
+		// more than once, which it does not read).
+		for path, others := range catalog.Bystanders(sources, cat, r.opts.Load) {
+			if cat.Bystanders == nil {
+				cat.Bystanders = map[string][]string{}
+			}
+			cat.Bystanders[path] = append(cat.Bystanders[path], others...)
+		}
 		if opts.Mode == OutDir {
 			// Where each file goes, and whether it may: refused before
 			// anything is written, standard output included.

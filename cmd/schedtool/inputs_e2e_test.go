@@ -341,3 +341,37 @@ func TestOutTreeDropsDirectoriesOfUnstagedTasks(t *testing.T) {
 		})
 	}
 }
+
+// A name defined twice whose definitions use a config file shared with
+// another task holds the file back: the other task's change would leave
+// the duplicated one without pacing once it is published again (and with
+// no other user, migrate used to panic).
+func TestDuplicateTaskNamesHoldTheirConfig(t *testing.T) {
+	const task = `materializations:
+  acmeCo/%s/materialize-snowflake:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: shared.config.yaml
+    bindings: []
+`
+	const config = "host: h\nwarehouse: w\nsyncSchedule:\n  syncFrequency: 4h\n"
+	for _, withOther := range []bool{false, true} {
+		dir := t.TempDir()
+		files := map[string]string{"shared.config.yaml": config, "a.flow.yaml": fmt.Sprintf(task, "twice"), "b.flow.yaml": fmt.Sprintf(task, "twice")}
+		if withOther {
+			files["c.flow.yaml"] = fmt.Sprintf(task, "other")
+		}
+		writeFiles(t, dir, files)
+		r := schedtoolIn(t, dir, "migrate", "--write", ".")
+		if r.code != 1 || strings.Contains(r.stderr, "panic") || withOther && !strings.Contains(r.stdout+r.stderr, "acmeCo/twice/materialize-snowflake (a.flow.yaml:3, defined more than once)") {
+			t.Errorf("other user %v: exit %d\n%s%s", withOther, r.code, r.stdout, r.stderr)
+		}
+		for name, text := range files {
+			if got := string(mustRead(t, filepath.Join(dir, name))); got != text {
+				t.Errorf("other user %v: %s changed:\n%s", withOther, name, got)
+			}
+		}
+	}
+}
