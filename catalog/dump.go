@@ -97,8 +97,10 @@ type Worker struct {
 }
 
 // MultiLine reports whether the current row spans several lines of its
-// file: positions in it are not its line and a column of the row (a
-// caller that makes positions from row offsets must Read it instead).
+// file, or starts at a column its bytes do not pad it to (an element of a
+// one-line array): positions in it are not its line and a column of the
+// row (a caller that makes positions from row offsets must Read it
+// instead).
 func (w *Worker) MultiLine() bool { return len(w.lines) > 0 }
 
 // LineIn is how many lines below the current row's first line the byte
@@ -113,22 +115,27 @@ func (w *Worker) LineIn(off int) int {
 // unmark turns the line marks of a row of rawRows back into spaces,
 // keeping where each line of the file starts in w.lines, and takes off
 // its upMark prefix: it returns the row and how many lines above its
-// line in the dump it starts.
+// line in the dump it starts. A row the prefix puts at a column past 1
+// has its first line start before the row: w.lines[0] is minus the
+// columns before it (tree.ParseJSONLines).
 func (w *Worker) unmark(row []byte) ([]byte, int) {
 	w.lines = w.lines[:0]
-	up := 0
+	up, first := 0, 0
 	if len(row) > 0 && row[0] == upMark {
 		if end := bytes.IndexByte(row[1:], upMark) + 1; end > 0 {
-			if n, err := strconv.Atoi(string(row[1:end])); err == nil && n >= 0 {
-				row, up = row[end+1:], n
+			if n, col, ok := upAndCol(row[1:end]); ok {
+				row, up, first = row[end+1:], n, 1-col
 			}
 		}
 	}
 	i := bytes.IndexByte(row, lineMark)
+	if i < 0 && first == 0 {
+		return row, up
+	}
+	w.lines = append(w.lines, first)
 	if i < 0 {
 		return row, up
 	}
-	w.lines = append(w.lines, 0)
 	for i >= 0 {
 		row[i] = ' '
 		w.lines = append(w.lines, i+1)
@@ -139,6 +146,17 @@ func (w *Worker) unmark(row []byte) ([]byte, int) {
 		i += 1 + j
 	}
 	return row, up
+}
+
+// upAndCol reads the "UP:COL" of an upMark prefix.
+func upAndCol(b []byte) (up, col int, ok bool) {
+	u, c, found := bytes.Cut(b, []byte(":"))
+	if !found {
+		return 0, 0, false
+	}
+	up, err1 := strconv.Atoi(string(u))
+	col, err2 := strconv.Atoi(string(c))
+	return up, col, err1 == nil && err2 == nil && up >= 0 && col >= 1
 }
 
 // Read reads one row as ScanDump does. Its nodes are valid until the

@@ -163,7 +163,7 @@ func (m *Materialization) ModelSchedule() *tree.Node {
 	return n
 }
 
-// Tag is the image's tag ("" for a digest or none).
+// Tag is the image's tag ("" for a digest alone or none).
 func (m *Materialization) Tag() string {
 	_, tag := connector.SplitImage(m.Image)
 	return tag

@@ -251,7 +251,7 @@ func TestRawRowsNodePositions(t *testing.T) {
 // FuzzRawRowsPositions: every position of a node of raw output (a valid
 // JSON array) lies inside the file, on the node's line, at its column.
 func FuzzRawRowsPositions(f *testing.F) {
-	for _, s := range []string{prettyRaw, "[\r\n {\"a\":\r\n  [1,\r\n   \"é\"]}]", "\xef\xbb\xbf[\n\t{\"b\":\n\t\t2}\n]", "[1,\n2]"} {
+	for _, s := range []string{prettyRaw, "[\r\n {\"a\":\r\n  [1,\r\n   \"é\"]}]", "\xef\xbb\xbf[\n\t{\"b\":\n\t\t2}\n]", "[1,\n2]", "[{\"a\":1},{\"b\":{\"c\":\"é\"}},\n  {\"d\":\n[2]}]"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -276,11 +276,15 @@ func TestWorkerUnmark(t *testing.T) {
 		up      int
 	}{
 		{"ab", "ab", nil, 0},
-		{"\v3\v  {\r}", "  { }", []int{0, 4}, 3},
-		{"\v3  {}", "\v3  {}", nil, 0}, // not rawRows': left alone
+		{"\v3:1\v  {\r}", "  { }", []int{0, 4}, 3},
+		{"\v3:5\v{\r}", "{ }", []int{-4, 2}, 3},
+		{"\v2:9\v{}", "{}", []int{-8}, 2},
+		{"\v3\v{}", "\v3\v{}", nil, 0},     // no column: not rawRows'
+		{"\v3:0\v{}", "\v3:0\v{}", nil, 0}, // no column 0
+		{"\v3  {}", "\v3  {}", nil, 0},     // not rawRows': left alone
 		{"\vx\v{}", "\vx\v{}", nil, 0},
 		{"\v", "\v", nil, 0},
-		{"\v0\v\v9\v", "\v9\v", nil, 0}, // an element's own upMark
+		{"\v0:1\v\v9\v", "\v9\v", nil, 0}, // an element's own upMark
 		{"a\rb", "a b", []int{0, 2}, 0},
 		{"\r\r", "  ", []int{0, 1, 2}, 0},
 		{"{\"a\":\r  1,\r  \"b\": 2}", "{\"a\":   1,   \"b\": 2}", []int{0, 6, 11}, 0},

@@ -22,8 +22,12 @@ func IsRawRows(head []byte) bool {
 // rawRows turns a JSON array of row objects (flowctl raw get's output,
 // PostgREST's JSON) into dump lines as it reads: each element on its own
 // line, numbered as the line of the file where it starts (blank lines fill
-// the gap; an element on the line of the one before says how many lines
-// up it starts, see upMark) and starting at its column there. A newline between an
+// the gap) and starting at its column there: after spaces when it is the
+// first element on its line of the file and its column is small, else
+// after a mark that says how many lines up and at which column it starts
+// (see upMark). The mark keeps memory linear whatever the layout: padding
+// each element of a one-line array (`jq -c`) to its column would repeat
+// the bytes of every element before it. A newline between an
 // element's tokens becomes a '\r' (JSON whitespace, and no line end to a
 // dump), and any '\r' of the file a space, so that every byte of a row
 // keeps its column and the row marks where the file's lines start:
@@ -36,6 +40,7 @@ type rawRows struct {
 	src        *bufio.Reader
 	buf        []byte
 	out        []byte // converted, not yet returned
+	block      []byte // out's memory, reused block after block
 	line, col  int    // position of the next input byte, from 1
 	outLine    int    // the output line being written, from 1
 	state      int
@@ -58,8 +63,14 @@ const lineMark = '\r'
 
 // upMark encloses, at the start of a row of rawRows, how many lines above
 // its line in the dump the row starts in the file (several elements on
-// one line: `[{...},{...}]`).
+// one line: `[{...},{...}]`) and the column it starts at there, as
+// "\vUP:COL\v"; the row's text follows the mark, unpadded.
 const upMark = '\v'
+
+// maxPad is the widest column an element is padded to with spaces; one
+// further right is marked instead (a line of 1 GB of spaces before an
+// element is not copied into a row).
+const maxPad = 256
 
 // marksLines reports whether the rows r reads mark the line breaks of the
 // file they come from with lineMark (rawRows, or a reader of it).
@@ -95,7 +106,7 @@ func (r *rawRows) Read(p []byte) (int, error) {
 // fill converts the next block of input into r.out, or sets r.err.
 func (r *rawRows) fill() {
 	n, err := r.src.Read(r.buf)
-	out := r.convert(r.buf[:n], r.out[:0])
+	out := r.convert(r.buf[:n], r.block[:0])
 	if r.err == nil && err != nil {
 		switch {
 		case err != io.EOF:
@@ -113,7 +124,7 @@ func (r *rawRows) fill() {
 		// that the row reader says what is wrong with it too.
 		out = append(out, '\n')
 	}
-	r.out = out
+	r.out, r.block = out, out
 }
 
 func (r *rawRows) convert(in, out []byte) []byte {
@@ -169,16 +180,20 @@ func (r *rawRows) convert(in, out []byte) []byte {
 					out = append(out, '\n')
 					r.outLine++
 				}
-				if up := r.outLine - r.line; up > 0 || c == upMark {
-					// Its line is taken by the element before: the
-					// row says how many lines up it starts (and
-					// says 0 before a stray upMark of its own).
+				if up := r.outLine - r.line; up > 0 || c == upMark || r.col > maxPad {
+					// Its line is taken by the element before (or
+					// it starts far right): the row says how many
+					// lines up and at which column it starts (and
+					// says so before a stray upMark of its own).
 					out = append(out, upMark)
 					out = strconv.AppendInt(out, int64(up), 10)
+					out = append(out, ':')
+					out = strconv.AppendInt(out, int64(r.col), 10)
 					out = append(out, upMark)
-				}
-				for k := 1; k < r.col; k++ {
-					out = append(out, ' ')
+				} else {
+					for k := 1; k < r.col; k++ {
+						out = append(out, ' ')
+					}
 				}
 				r.state, r.afterComma, r.depth, r.inStr, r.esc = rawElement, false, 0, false, false
 				i-- // read again as the element's first byte

@@ -3,7 +3,9 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -16,8 +18,11 @@ func TestRawRows(t *testing.T) {
 		name, in, want, err string
 	}{
 		{"postgrest", "[{\"a\":1}, \n {\"a\":2}]\n", " {\"a\":1}\n {\"a\":2}\n", ""},
-		// An element on the line of the one before: \vN\v, N lines up.
-		{"compact", `[{"a":1},{"b":[1,2,{"c":"]"}]}]`, " {\"a\":1}\n\v1\v         {\"b\":[1,2,{\"c\":\"]\"}]}\n", ""},
+		// An element on the line of the one before: \vN:C\v, N lines up, at column C.
+		{"compact", `[{"a":1},{"b":[1,2,{"c":"]"}]}]`, " {\"a\":1}\n\v1:10\v{\"b\":[1,2,{\"c\":\"]\"}]}\n", ""},
+		// Far right on a line of its own: marked, not padded.
+		{"far right", "[" + strings.Repeat(" ", maxPad) + "{}]", "\v0:258\v{}\n", ""},
+		{"just padded", "[" + strings.Repeat(" ", maxPad-2) + "{}]", strings.Repeat(" ", maxPad-1) + "{}\n", ""},
 		{"strings with separators", `[{"s":"a,b]\"}"}]`, " {\"s\":\"a,b]\\\"}\"}\n", ""},
 		// Each element on the line where it starts, at its column.
 		{"pretty", "[\n  {\n    \"a\": 1,\n    \"b\": [2]\n  },\n  {\"c\": 3}\n]\n",
@@ -26,9 +31,9 @@ func TestRawRows(t *testing.T) {
 		{"crlf", "[{\"a\":\r\n1},\r\n{\"b\":2}]", " {\"a\": \r1}\n\n{\"b\":2}\n", ""},
 		{"lone cr", "[{\"a\":\r1}]", " {\"a\": 1}\n", ""},
 		{"empty", " [ ] ", "", ""},
-		{"an element's own upMark", "[\n\v9\v]", "\n\v0\v\v9\v\n", ""},
+		{"an element's own upMark", "[\n\v9\v]", "\n\v0:1\v\v9\v\n", ""},
 		{"bom", "\xef\xbb\xbf[{}]", " {}\n", ""},
-		{"scalars pass through", `[1, "x", null]`, " 1\n\v1\v    \"x\"\n\v2\v         null\n", ""},
+		{"scalars pass through", `[1, "x", null]`, " 1\n\v1:5\v\"x\"\n\v2:10\vnull\n", ""},
 		{"not an array", `{"a":1}`, "", `line 1, column 1: '{' where the array should start`},
 		{"nothing", "  \n", "", "line 2, column 1: no JSON array"},
 		{"unclosed", `[{"a":1}`, " {\"a\":1}\n", "the input ends inside the array"},
@@ -119,4 +124,79 @@ func FuzzRawRows(f *testing.F) {
 			}
 		}
 	})
+}
+
+// oneLineRaw is flowctl raw get output as `jq -c` writes it: the whole
+// array of n materialization rows on one line.
+func oneLineRaw(n int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"catalog_name":"acmeCo/t%06d/materialize-snowflake","spec_type":"materialization","last_pub_id":"12:34:ff:4b:56:80:03:a5","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"orgname-account.snowflakecomputing.com","warehouse":"COMPUTE_WH","syncSchedule":{"syncFrequency":"30m"}}}},"bindings":[{"resource":{"table":"t%d"},"source":"acmeCo/c%d"}]}}`, i, i, i)
+	}
+	b.WriteString("]\n")
+	return b.Bytes()
+}
+
+// A one-line array is read in memory linear in its size: its rows are
+// not padded to their columns (2,000 rows of 475 bytes took 3.5 GB).
+func TestRawRowsOneLineBounded(t *testing.T) {
+	const rows = 20_000
+	in := oneLineRaw(rows)
+	// The rows handed to the dump reader: the file's bytes and a mark
+	// each, not the bytes of every row before.
+	limit := int64(len(in)) + 32*rows
+	n, err := io.Copy(io.Discard, io.LimitReader(NewRawRows(bytes.NewReader(in)), limit+1))
+	if err != nil || n > limit {
+		t.Fatalf("%d bytes of rows from %d bytes of input (%v)", n, len(in), err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, last := 0, ""
+	err = ScanDump(NewRawRows(bytes.NewReader(in)), "raw.json", DumpOptions{Options: DefaultOptions(), Lean: true},
+		func(rr *RowResult) string {
+			if rr.Mat == nil || rr.Problem != nil {
+				return ""
+			}
+			return fmt.Sprintf("%s@%d:%d", rr.Mat.Name, rr.Mat.Spec.Line(), rr.Mat.Spec.Col())
+		}, func(s string) {
+			if s != "" {
+				got++
+				last = s
+			}
+		})
+	runtime.ReadMemStats(&after)
+	if err != nil || got != rows {
+		t.Fatalf("%d rows of %d (%v)", got, rows, err)
+	}
+	// The last row's spec is where it is on the file's one line.
+	want := fmt.Sprintf("acmeCo/t%06d/materialize-snowflake@1:%d", rows-1, bytes.LastIndex(in, []byte(`"spec":{`))+len(`"spec":`)+1)
+	if last != want {
+		t.Errorf("last row %s, want %s", last, want)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(16*len(in)) {
+		t.Errorf("reading %d bytes allocated %d bytes (over 16 times the input)", len(in), alloc)
+	}
+}
+
+func BenchmarkRawRowsOneLine(b *testing.B) {
+	in := oneLineRaw(20_000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		rows := 0
+		err := ScanDump(NewRawRows(bytes.NewReader(in)), "raw.json", DumpOptions{Options: DefaultOptions(), Lean: true},
+			func(rr *RowResult) bool { return rr.Mat != nil }, func(ok bool) {
+				if ok {
+					rows++
+				}
+			})
+		if err != nil || rows != 20_000 {
+			b.Fatalf("%d rows (%v)", rows, err)
+		}
+	}
 }

@@ -60,8 +60,11 @@ func (s Selector) Check() error {
 	for _, img := range s.Images {
 		if name, tag := connector.SplitImage(img); name != img {
 			what := "tag " + tag
-			if tag == "" {
+			switch {
+			case tag == "":
 				what = "digest"
+			case strings.Contains(img, "@"):
+				what += " and digest"
 			}
 			return &UsageError{Msg: fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
 		}

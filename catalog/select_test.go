@@ -13,10 +13,11 @@ func TestSelectorMatch(t *testing.T) {
 	}{
 		{"acme/a", "ghcr.io/estuary/materialize-snowflake:v4", true},
 		{"acme/a", "ghcr.io/estuary/materialize-snowflake@sha256:abc", true},
-		{"acme/ab", "ghcr.io/estuary/materialize-snowflake:v4", false},   // a name is exact
-		{"beta/x", "ghcr.io/estuary/materialize-snowflake", true},        // a prefix
-		{"betax", "ghcr.io/estuary/materialize-snowflake", false},        // just misses the prefix
-		{"beta/x", "ghcr.io/estuary/materialize-snowflake-v2:v1", false}, // another image
+		{"acme/a", "ghcr.io/estuary/materialize-snowflake:v4@sha256:abc", true}, // pinned
+		{"acme/ab", "ghcr.io/estuary/materialize-snowflake:v4", false},          // a name is exact
+		{"beta/x", "ghcr.io/estuary/materialize-snowflake", true},               // a prefix
+		{"betax", "ghcr.io/estuary/materialize-snowflake", false},               // just misses the prefix
+		{"beta/x", "ghcr.io/estuary/materialize-snowflake-v2:v1", false},        // another image
 		{"beta/x", "", false},
 	} {
 		if got := s.Match(tc.name, tc.image); got != tc.want {
@@ -40,6 +41,7 @@ func TestSelectorCheck(t *testing.T) {
 		{Selector{Images: []string{"localhost:5000/x"}}, ""}, // a registry port is not a tag
 		{Selector{Images: []string{"ghcr.io/estuary/materialize-snowflake:v4"}}, "without its tag v4"},
 		{Selector{Images: []string{"x@sha256:00"}}, "without its digest"},
+		{Selector{Images: []string{"x:v4@sha256:00"}}, "without its tag v4 and digest (--image x)"},
 		{Selector{Prefixes: []string{" "}}, "--prefix: an empty value"},
 	} {
 		err := tc.s.Check()

@@ -132,11 +132,73 @@ func missingPath(arg string, err error) string {
 	if strings.Contains(arg, "://") {
 		return RedactURL(arg) + ": " + describeErr(err)
 	}
+	if redacted, ok := redactNearURL(arg); ok {
+		return redacted + ": " + describeErr(err) + "; a database is given as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
+	}
 	if redacted, ok := redactConninfo(arg); ok {
 		return redacted + ": " + describeErr(err) + "; a libpq keyword/value connection string is not a PATH: give the database as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
 	}
 	return arg + ": " + describeErr(err)
 }
+
+// redactNearURL masks the password of a PATH that only resembles a URL:
+// a scheme and ':' or '/' without the "://" (postgres:/u:PW@h,
+// postgres//u:PW@h, postgres:u:PW@h), a typo that names no file and is
+// echoed in the message that says so. Whatever stands between a ':' and
+// the last '@' (the first ':' of the user information, else the scheme's
+// own) is masked, as is a password= parameter. It reports whether s
+// looks so.
+func redactNearURL(s string) (string, bool) {
+	scheme := 0
+	for scheme < len(s) && (isAlpha(s[scheme]) || scheme > 0 && (s[scheme] >= '0' && s[scheme] <= '9' || strings.IndexByte("+.-", s[scheme]) >= 0)) {
+		scheme++
+	}
+	sep := scheme
+	for sep < len(s) && (s[sep] == ':' || s[sep] == '/') {
+		sep++
+	}
+	colon := strings.Contains(s[scheme:sep], ":")
+	if scheme == 0 || !colon && !strings.Contains(s[scheme:sep], "//") {
+		return s, false // a word, a relative path (a/b), or no separator at all
+	}
+	if !strings.HasPrefix(strings.ToLower(s[:scheme]), "postgres") && !strings.Contains(s, "@") {
+		return s, false // no database's, and no password to mask
+	}
+	// The user information ends at the last '@' (a password may hold
+	// '?', '/' or '@'); the query starts after it.
+	rest := s[sep:]
+	at := strings.LastIndexByte(rest, '@')
+	body, query, hasQuery := rest, "", false
+	if q := strings.IndexByte(rest[max(at, 0):], '?'); q >= 0 {
+		body, query, hasQuery = rest[:max(at, 0)+q], rest[max(at, 0)+q+1:], true
+	}
+	var b strings.Builder
+	b.WriteString(s[:sep])
+	if at >= 0 {
+		if c := strings.IndexByte(body[:at], ':'); c >= 0 {
+			body = body[:c+1] + "[password]" + body[at:]
+		} else if colon && at > 0 {
+			body = "[password]" + body[at:]
+		}
+	}
+	b.WriteString(body)
+	if hasQuery {
+		b.WriteByte('?')
+		for i, kv := range strings.Split(query, "&") {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			if _, pw := isPasswordParam(kv); pw {
+				k, _, _ := strings.Cut(kv, "=")
+				kv = k + "=[password]"
+			}
+			b.WriteString(kv)
+		}
+	}
+	return b.String(), true
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // redactConninfo reads s as a libpq keyword/value connection string
 // (keyword = value, a value bare or single-quoted with backslash

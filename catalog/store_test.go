@@ -152,3 +152,57 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+func TestRedactNearURL(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"postgres:/ops:PW@db/postgres", "postgres:/ops:[password]@db/postgres", true},
+		{"postgres//ops:PW@db", "postgres//ops:[password]@db", true},
+		{"postgres:ops:PW@db", "postgres:ops:[password]@db", true},
+		{"postgresql:/ops:a@b/c?d@db?sslmode=require&password=x2", "postgresql:/ops:[password]@db?sslmode=require&password=[password]", true},
+		{"postgres:PW@db", "postgres:[password]@db", true},    // only the scheme's ':' before the '@'
+		{"postgres:/ops@db", "postgres:/[password]@db", true}, // between the scheme's ':' and the '@'
+		{"postgres:/db", "postgres:/db", true},
+		{"Postgres:/ops:PW@db", "Postgres:/ops:[password]@db", true},
+		{"mysql:u:PW@h", "mysql:u:[password]@h", true},
+		{"postgres.ndjson", "postgres.ndjson", false},
+		{"dir/flow.yaml", "dir/flow.yaml", false},
+		{"dir//flow.yaml", "dir//flow.yaml", false},
+		{"a:b.yaml", "a:b.yaml", false},
+		{":x@y", ":x@y", false},
+	} {
+		got, ok := redactNearURL(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("redactNearURL(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// FuzzRedactNearURL: never panics, and whatever stands between the user
+// information's ':' and the last '@' of a URL-like PATH is never kept.
+func FuzzRedactNearURL(f *testing.F) {
+	f.Add("postgres", ":/", "ops", "PW-secret", "db/postgres")
+	f.Add("postgres", "//", "ops", "a@b?c", "db")
+	f.Add("postgresql", ":", "", "hunter22", "h?sslmode=x")
+	f.Fuzz(func(t *testing.T, scheme, sep, user, pw, host string) {
+		redactNearURL(scheme + sep + user + pw + host) // any text: no panic
+		s := scheme + sep + user + ":" + pw + "@" + host
+		if !strings.HasPrefix(strings.ToLower(scheme), "postgres") || strings.Trim(scheme, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") != "" ||
+			sep == "" || strings.Trim(sep, ":/") != "" || strings.Contains(sep, "://") ||
+			strings.ContainsAny(user, ":@/") || strings.Contains(host, "@") || len(pw) < 3 {
+			return
+		}
+		got, ok := redactNearURL(s)
+		if !ok {
+			t.Fatalf("redactNearURL(%q) does not see a near-URL", s)
+		}
+		if strings.Contains(scheme+sep+user+host, pw) {
+			return // the password is also something else in the PATH
+		}
+		if leaks(got, pw) {
+			t.Errorf("redactNearURL(%q) = %q keeps %q", s, got, pw)
+		}
+	})
+}

@@ -229,8 +229,18 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 	}
 	cat := catalog.Load(inputs, opts)
+	dup := map[string]bool{}
 	for i := range cat.Problems {
-		fail(&cat.Problems[i])
+		p := &cat.Problems[i]
+		if cat.Duplicated[p.Task] {
+			// A name defined twice is one unreadable task, listed at
+			// its first place (its message names the others).
+			if dup[p.Task] {
+				continue
+			}
+			dup[p.Task] = true
+		}
+		fail(p)
 	}
 	for _, m := range cat.Materializations {
 		if r, ok := c.RowOf(m); ok {

@@ -430,23 +430,44 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 	if other, dup := p.paths[rel]; dup {
 		return "", &refusal{fmt.Errorf("%s was already written for another row of %s; the catalog name appears twice", filepath.Join(p.dir, filepath.FromSlash(rel)), other)}
 	}
+	made := len(p.dirs)
 	if err := p.mkdirs(filepath.Dir(filepath.FromSlash(rel))); err != nil {
+		p.dropDirs(made)
 		return "", err
 	}
 	dst := filepath.Join(p.dir, filepath.FromSlash(rel))
 	if !p.force {
 		if _, err := os.Lstat(dst); err == nil {
+			p.dropDirs(made)
 			return "", existsError(dst)
 		}
 	}
 	tmp, err := stageNew(dst, src)
 	if err != nil {
+		p.dropDirs(made)
 		return "", err
 	}
 	p.paths[rel] = name
 	p.order = append(p.order, rel)
 	p.staged = append(p.staged, staged{tmp, dst})
 	return dst, nil
+}
+
+// dropDirs removes the directories made for a task that could not be
+// staged (those registered from the from-th on), newest first, each only
+// while it is empty: the run leaves no empty directory behind, and never
+// removes one it did not make.
+func (p *pubTree) dropDirs(from int) {
+	gone := map[string]bool{}
+	for i := len(p.dirs) - 1; i >= from; i-- {
+		if os.Remove(p.dirs[i]) == nil {
+			gone[p.dirs[i]] = true
+		}
+	}
+	if gone[filepath.Clean(p.dir)] {
+		p.created = false // made again for the next task
+	}
+	p.dirs = slices.DeleteFunc(p.dirs, func(d string) bool { return gone[d] })
 }
 
 // commit puts every staged source in place, calling done with each file

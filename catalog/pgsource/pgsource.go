@@ -197,8 +197,10 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
 		}
 		// A row without the column is kept: the image in its spec
 		// decides, as it does for a dump row, when rows are checked
-		// again on reading.
-		b.WriteString("\n  AND (connector_image_name IS NULL OR connector_image_name IN (" + strings.Join(in, ", ") + "))")
+		// again on reading. Flow cuts a pinned image
+		// (name:tag@sha256:...) at its '@', so that the column holds
+		// name:tag: a tag after the last '/' is cut off here.
+		b.WriteString("\n  AND (connector_image_name IS NULL OR regexp_replace(connector_image_name, ':[^/]*$', '') IN (" + strings.Join(in, ", ") + "))")
 	}
 	return b.String(), args
 }

@@ -32,7 +32,7 @@ func TestQuery(t *testing.T) {
 			"\n  AND (catalog_name::text = $1 OR starts_with(catalog_name::text, $2) OR starts_with(catalog_name::text, $3))",
 			[]string{"a/b", "c/", "d/"}},
 		{"images narrow", catalog.Selector{Prefixes: []string{"c/"}, Images: []string{"ghcr.io/estuary/materialize-snowflake", "x"}},
-			"\n  AND (starts_with(catalog_name::text, $1))\n  AND (connector_image_name IS NULL OR connector_image_name IN ($2, $3))",
+			"\n  AND (starts_with(catalog_name::text, $1))\n  AND (connector_image_name IS NULL OR regexp_replace(connector_image_name, ':[^/]*$', '') IN ($2, $3))",
 			[]string{"c/", "ghcr.io/estuary/materialize-snowflake", "x"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,8 +60,11 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL` + tc.where
 
 // extra rows: a deleted spec, a spec written over several lines with a
 // sealed-looking config (its bytes must come back as stored), a name
-// with a quote-worthy character, a row without connector_image_name.
-const extra = `{"catalog_name":"acmeCo/deleted/materialize-snowflake","spec_type":null,"last_pub_id":"00000000000000aa","spec":null}
+// with a quote-worthy character, a row without connector_image_name, a
+// pinned image (Flow cuts it at '@': its connector_image_name keeps the
+// tag).
+const extra = `{"catalog_name":"acmeCo/pinned/materialize-snowflake","spec_type":"materialization","last_pub_id":"00000000000000ac","connector_image_name":"ghcr.io/estuary/materialize-snowflake:v4","connector_image_tag":"@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","config":{"host":"h","warehouse":"w","syncSchedule":{"syncFrequency":"4h"}}}},"bindings":[]}}
+{"catalog_name":"acmeCo/deleted/materialize-snowflake","spec_type":null,"last_pub_id":"00000000000000aa","spec":null}
 {"catalog_name":"acmeCo/noimage/materialize-snowflake","spec_type":"materialization","last_pub_id":"00000000000000ab","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}},"bindings":[]}}
 {"catalog_name":"acmeCo/pretty/materialize-snowflake","spec_type":"materialization","last_pub_id":"12:34:ff:4b:56:80:03:a5","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4",  "config":{"host":"h","warehouse":"w","syncSchedule":{"syncFrequency":"2h"}}}},"bindings":[]}}
 `

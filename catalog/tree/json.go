@@ -92,8 +92,9 @@ func ParseJSONAt(file string, src []byte, lineBase int, lim Limits, skip Skip, a
 
 // ParseJSONLines is ParseJSONAt for text whose line breaks were turned
 // into spaces (a multi-line element of flowctl raw get output, as a dump
-// row): starts are the offsets in src where its lines start (starts[0] is
-// 0, ascending), so that positions are the file's. src holds no '\n'.
+// row): starts are the offsets in src where its lines start (ascending;
+// starts[0] is 0, or minus the columns of its line before src when src
+// starts further right), so that positions are the file's. src holds no '\n'.
 // With no starts it is ParseJSONAt. The document keeps starts.
 func ParseJSONLines(file string, src []byte, lineBase int, starts []int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
 	d := &Doc{File: file, Src: src, Format: JSON, LineBase: lineBase}

@@ -226,7 +226,11 @@ func (d *Doc) LineCol(off int) (int, int) {
 		off = len(d.Src)
 	}
 	i := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
-	return i + 1, utf8.RuneCount(d.Src[d.lines[i]:off]) + 1
+	start, before := d.lines[i], 0
+	if start < 0 { // the first line starts before the text (ParseJSONLines)
+		start, before = 0, -start
+	}
+	return i + 1, before + utf8.RuneCount(d.Src[start:off]) + 1
 }
 
 // OffsetOf turns a 1-based line and character column into a byte offset.
@@ -244,9 +248,12 @@ func (d *Doc) OffsetOf(line, col int) int {
 		end = d.lines[line] - 1 // the newline
 	}
 	if d.wide == nil || !d.wide[line-1] {
-		return min(off+max(col-1, 0), end)
+		return max(min(off+max(col-1, 0), end), 0)
 	}
 	c := 1
+	if off < 0 { // the first line starts before the text (ParseJSONLines)
+		c, off = 1-off, 0
+	}
 	if d.lastLine == line && d.lastCol <= col {
 		c, off = d.lastCol, d.lastOff
 	}
@@ -268,7 +275,7 @@ func (d *Doc) setLines(starts []int) {
 		if i+1 < len(starts) {
 			end = starts[i+1]
 		}
-		for _, c := range d.Src[min(start, end):end] {
+		for _, c := range d.Src[max(min(start, end), 0):max(end, 0)] {
 			if c >= utf8.RuneSelf {
 				if d.wide == nil {
 					d.wide = make([]bool, len(starts))

@@ -111,6 +111,14 @@ func (o *explainOptions) Run() error {
 	}
 	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
+	if cat.Duplicated[o.name] {
+		// One name, one task: neither definition is explained.
+		for _, p := range cat.Problems {
+			if p.Task == o.name {
+				return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
+			}
+		}
+	}
 	for i := range cat.Problems {
 		// The task may be in what did not parse: say why it is not found.
 		f := &cat.Problems[i]

@@ -51,7 +51,7 @@ func TestGateFailsOnEmptyStandardInput(t *testing.T) {
 		{"[]\n", 1, "the dump has no rows"},
 		{"[\n  ]\n", 1, "the dump has no rows"},
 		{"---\n", 2, "unreadable"},
-		{"null\n", 2, "unreadable"},
+		{"null\n", 1, "-: it holds null, not a catalog source"},
 		{"# nothing here\n", 2, "unreadable"},
 		// A source that is an object with no materializations is a
 		// catalog of other things: zero tasks is its true answer.

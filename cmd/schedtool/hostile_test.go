@@ -74,7 +74,7 @@ var hostile = map[string]struct {
 	"nul-byte":              {msg: `nul-byte/flow.yaml:8:17: not a text file \(a NUL byte`},
 	"row-config-path":       {msg: `row-config-path/live_specs.ndjson:1:\d+: a stored spec's config must be inline`},
 	"row-garbage":           {msg: `row-garbage/live_specs.ndjson:1:1: row does not parse`},
-	"row-not-object":        {msg: `row-not-object/live_specs.ndjson:1:8: row is not a JSON object`}, // [1, 2, 3]: flowctl raw get output, each element at its column
+	"row-not-object":        {msg: `row-not-object/live_specs.ndjson: it is a JSON array whose first element is a number, not a stored-spec row`, codes: [3]int{1, 1, 1}}, // [1, 2, 3]: a JSON array not of rows is no input
 	"row-spec-not-object":   {msg: `row-spec-not-object/live_specs.ndjson:1:\d+: materialization row acmeCo/r has no spec object`},
 	"row-truncated":         {msg: `row-truncated/live_specs.ndjson:1:\d+: row does not parse: unexpected end of input`},
 	"source-scalar":         {msg: `source-scalar/flow.yaml:1:1: a catalog source must be an object`},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestRealCatalogs(t *testing.T) {
 		// found, nothing escapes, no finding on these catalogs.
 		r := schedtoolIn(t, real, "validate", repo.Name())
 		noCrash(t, "validate "+repo.Name(), r)
-		if r.code != 0 || strings.Contains(r.stdout+r.stderr, "escapes the root") {
+		if r.code != 0 && !onlyDuplicateNames(r.stdout) || strings.Contains(r.stdout+r.stderr, "escapes the root") {
 			t.Errorf("validate %s: exit %d\n%s%s", repo.Name(), r.code, r.stdout, r.stderr)
 		}
 	}
@@ -157,7 +158,10 @@ func TestRealCatalogs(t *testing.T) {
 	}
 	r = schedtoolIn(t, work, "migrate", "--out", out, "in")
 	noCrash(t, "migrate --out", r)
-	if r.code != 0 || !strings.Contains(r.stderr, "2 to migrate") {
+	// The connectors' test catalogs define their test tasks more than
+	// once (one name, one task: unreadable, untouched), so the run is
+	// incomplete: exit 1, the rest written.
+	if r.code != 1 || !strings.Contains(r.stderr, "2 to migrate") || !onlyDuplicateNames(duplicateLines(r.stderr)) {
 		t.Fatalf("migrate --out: exit %d\n%s", r.code, r.stderr)
 	}
 	changed := 0
@@ -185,8 +189,9 @@ func TestRealCatalogs(t *testing.T) {
 		t.Errorf("%d files changed, want the 2 Snowflake materializations", changed)
 	}
 	// The migrated tree re-parses, validates clean, and has nothing left.
+	// (The connectors' duplicated test tasks aside.)
 	r = schedtoolIn(t, work, "validate", "out")
-	if r.code != 0 || !strings.HasPrefix(r.stdout, "0 errors, 0 warnings, 0 infos") {
+	if r.code != 0 && !onlyDuplicateNames(r.stdout) {
 		t.Errorf("validate on the migrated tree: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = schedtoolIn(t, work, "census", "-o", "json", "out")
@@ -194,7 +199,7 @@ func TestRealCatalogs(t *testing.T) {
 		t.Errorf("census on the migrated tree:\n%s%s", r.stdout, r.stderr)
 	}
 	r = schedtoolIn(t, work, "migrate", "out")
-	if r.code != 0 || r.stdout != "" {
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "7 with nothing to do") || !onlyDuplicateNames(duplicateLines(r.stderr)) {
 		t.Errorf("a second migrate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -245,4 +250,35 @@ func zeroFrequency(src []byte) []byte {
 // dropModelSchedule removes the model syncSchedule blocks migrate wrote.
 func dropModelSchedule(src []byte) []byte {
 	return modelBlock.ReplaceAll(src, nil)
+}
+
+// onlyDuplicateNames reports whether validate's text output holds
+// findings and every one is a name defined more than once under the root
+// (SPEC 2: the connectors' test catalogs, apply.flow.yaml, materialize.flow.yaml
+// and migrate.flow.yaml of one connector, define the same test task).
+func onlyDuplicateNames(stdout string) bool {
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		switch {
+		case strings.Contains(line, ": error parse-error: materialization ") && strings.Contains(line, " is defined more than once under the root"):
+			n++
+		case strings.HasPrefix(line, fmt.Sprintf("%d errors, 0 warnings, 0 infos", n)):
+		default:
+			return false
+		}
+	}
+	return n > 0
+}
+
+// duplicateLines is migrate's messages about names defined more than
+// once, as validate's text output would hold them.
+func duplicateLines(stderr string) string {
+	var out []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, " is defined more than once under the root") {
+			file, rest, _ := strings.Cut(strings.TrimPrefix(line, "schedtool: "), ": materialization ")
+			out = append(out, file+": error parse-error: materialization "+rest)
+		}
+	}
+	return strings.Join(out, "\n") + fmt.Sprintf("\n%d errors, 0 warnings, 0 infos", len(out))
 }

@@ -237,10 +237,24 @@ func TestRegistry(t *testing.T) {
 		"ghcr.io/estuary/materialize-snowflake:v4":          "v4",
 		"ghcr.io/estuary/materialize-snowflake":             "",
 		"ghcr.io/estuary/materialize-snowflake@sha256:abcd": "",
+		// Pinned: cut at '@' first, then at the tag's ':'.
+		"ghcr.io/estuary/materialize-snowflake:v4@sha256:abcd": "v4",
 	} {
 		e, tag, ok := reg.Lookup(ref)
 		if !ok || e.Family != FamilySyncSchedule || tag != want {
 			t.Errorf("Lookup(%q) = %v, %q, %v", ref, e, tag, ok)
+		}
+	}
+	for ref, want := range map[string][2]string{
+		"ghcr.io/estuary/materialize-snowflake:v4@sha256:ab": {"ghcr.io/estuary/materialize-snowflake", "v4"},
+		"ghcr.io/estuary/materialize-snowflake@sha256:ab":    {"ghcr.io/estuary/materialize-snowflake", ""},
+		"localhost:5000/x:v1@sha256:ab":                      {"localhost:5000/x", "v1"},
+		"localhost:5000/x@sha256:ab":                         {"localhost:5000/x", ""},
+		"localhost:5000/x":                                   {"localhost:5000/x", ""},
+		"x:v1":                                               {"x", "v1"},
+	} {
+		if name, tag := SplitImage(ref); name != want[0] || tag != want[1] {
+			t.Errorf("SplitImage(%q) = %q, %q, want %q", ref, name, tag, want)
 		}
 	}
 	if _, _, ok := reg.Lookup("ghcr.io/estuary/materialize-postgres:v4"); ok {

@@ -144,8 +144,9 @@ func (r *Registry) index() error {
 	return nil
 }
 
-// Lookup finds the entry of an image reference (name[:tag] or
-// name@sha256:...), and returns the tag ("" for a digest or none).
+// Lookup finds the entry of an image reference (name[:tag],
+// name@sha256:... or name:tag@sha256:...), and returns the tag ("" for
+// a digest alone or none).
 func (r *Registry) Lookup(ref string) (*Entry, string, bool) {
 	name, tag := SplitImage(ref)
 	i, ok := r.byImage[name]
@@ -188,10 +189,13 @@ func (r *Registry) AllConfigKeys() []string {
 // Family returns the info of a family.
 func (r *Registry) Family(f Family) FamilyInfo { return r.Families[f] }
 
-// SplitImage splits an image reference into name and tag.
+// SplitImage splits an image reference (name[:tag], name@sha256:... or
+// name:tag@sha256:..., a pinned one) into its name and tag: cut at '@'
+// first (a digest's own ':' is not a tag's), then at the tag's ':' (past
+// the last '/', so that a registry's port is not one either).
 func SplitImage(ref string) (name, tag string) {
 	if at := strings.IndexByte(ref, '@'); at >= 0 {
-		return ref[:at], ""
+		ref = ref[:at]
 	}
 	slash := strings.LastIndexByte(ref, '/')
 	if colon := strings.LastIndexByte(ref, ':'); colon > slash {

@@ -1,0 +1,140 @@
+package catalog
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+)
+
+// HoldDB reads the rows of each database input once, in its one
+// snapshot, into an unlinked temp file, which EachDump reads from then
+// on: a command that makes two passes over its inputs (migrate's first
+// pass for --limit or for --out DIR's case clashes) sees the same rows
+// in both, and the server is read once. release closes the files.
+func HoldDB(inputs []Input) (release func(), err error) {
+	var held []*os.File
+	release = func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}
+	for i := range inputs {
+		in := &inputs[i]
+		if in.DB == "" || in.held != nil {
+			continue
+		}
+		if OpenDB == nil {
+			release()
+			return func() {}, noDB(in)
+		}
+		f, err := holdRows(in)
+		if err != nil {
+			release()
+			return func() {}, err
+		}
+		held = append(held, f)
+		in.held = f
+	}
+	return release, nil
+}
+
+func holdRows(in *Input) (*os.File, error) {
+	f, err := os.CreateTemp("", "schedtool-rows-*")
+	if err != nil {
+		return nil, &UsageError{Msg: in.Dump + ": holding its rows: " + err.Error()}
+	}
+	os.Remove(f.Name()) // unlinked: gone with the process, however it ends
+	rc, err := OpenDB(in.DB, in.Select)
+	if err == nil {
+		w := bufio.NewWriterSize(f, 256<<10)
+		_, err = io.Copy(w, rc)
+		rc.Close()
+		if err == nil {
+			err = w.Flush()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, dbError(in, err)
+	}
+	return f, nil
+}
+
+// dbError is a failed read of a database input, without its password:
+// what was read of it is incomplete.
+func dbError(in *Input, err error) error {
+	return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+}
+
+// noDB is the error for a database input in a build without OpenDB.
+func noDB(in *Input) error {
+	return &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
+}
+
+// EachDump calls scan with the reader and display name of each input's
+// dump (a file, or standard input), in order. An error from scan is
+// reported with the dump's name; the first one ends the walk.
+func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
+	for _, in := range inputs {
+		if in.Dump == "" {
+			continue
+		}
+		if in.held != nil {
+			if _, err := in.held.Seek(0, io.SeekStart); err != nil {
+				return &UsageError{Msg: in.Dump + ": " + err.Error()}
+			}
+			if err := scan(bufio.NewReaderSize(in.held, 256<<10), in.Dump); err != nil {
+				return dbError(&in, err)
+			}
+			continue
+		}
+		if in.DB != "" {
+			if OpenDB == nil {
+				return noDB(&in)
+			}
+			rc, err := OpenDB(in.DB, in.Select)
+			if err == nil {
+				err = scan(rc, in.Dump)
+				rc.Close()
+			}
+			if err != nil {
+				return dbError(&in, err)
+			}
+			continue
+		}
+		rows := func(r io.Reader) io.Reader {
+			if in.Raw {
+				return NewRawRows(r)
+			}
+			return skipBOM(r)
+		}
+		if in.Dump == "-" {
+			// Standard input is not empty (Inputs refused that), but a
+			// flowctl raw get array can still hold no rows: `[]` on
+			// standard input is no more zero tasks than in a file.
+			seen := &textSeen{r: rows(bytes.NewReader(in.Stdin))}
+			if err := scan(seen, "<stdin>"); err != nil {
+				return &UsageError{Msg: "<stdin>: " + err.Error(), Incomplete: true}
+			}
+			if !seen.text {
+				return &UsageError{Msg: "<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
+			}
+			continue
+		}
+		f, _, err := OpenRegular(in.Dump)
+		if err != nil {
+			return &UsageError{Msg: in.Dump + ": " + describeErr(err)}
+		}
+		seen := &textSeen{r: rows(f)}
+		err = scan(seen, in.Dump)
+		f.Close()
+		if err != nil {
+			return &UsageError{Msg: in.Dump + ": " + err.Error(), Incomplete: true}
+		}
+		if !seen.text {
+			return &UsageError{Msg: in.Dump + ": the dump has no rows: an empty dump is an error, not zero tasks"}
+		}
+	}
+	return nil
+}
