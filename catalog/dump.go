@@ -563,7 +563,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 }
 
 // deletedRow reports whether a row is a deleted spec as live_specs keeps
-// one (SPEC 2, 12): spec null, and spec_type null (Flow's table constraint
+// one (docs/behaviour.md §2, §12): spec null, and spec_type null (Flow's table constraint
 // nulls both) or one of the known types. A null spec_type with a spec, or
 // a missing spec_type, stays unreadable.
 func deletedRow(root *tree.Node) bool {

@@ -189,7 +189,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 }
 
 // notInput refuses a file named as a PATH (or standard input) that is
-// nothing schedtool reads, saying what it looks like (SPEC 2): a gate
+// nothing schedtool reads, saying what it looks like (docs/behaviour.md §2): a gate
 // must never pass on `null`, one pretty-printed row or an unrelated
 // YAML file as on a catalog with no tasks. b is the file (a source's
 // whole text, a raw array's head).

@@ -30,7 +30,7 @@ func (h Holder) String() string {
 
 // Users finds, for each config file of cat, its users that are not among
 // cat's materializations. The users of a file are every task under the
-// roots of the inputs that references it (SPEC 7): every catalog source
+// roots of the inputs that references it (docs/behaviour.md §7): every catalog source
 // under each root is read, imports followed, whatever the PATHs and the
 // selectors chose, and references are compared by file identity (so every
 // spelling, symlink and hard link of the file counts). Captures, and

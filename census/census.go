@@ -1,5 +1,5 @@
-// Package census counts who still relies on connector-side pacing (SPEC
-// section 8): one row per materialization on a scheduling image, its
+// Package census counts who still relies on connector-side pacing (docs/behaviour.md
+// §8): one row per materialization on a scheduling image, its
 // status, and groups that say when the connector machinery can go.
 package census
 
@@ -17,7 +17,7 @@ import (
 
 // Statuses in the order they are decided. ReadyNeedsFlag is ready's
 // second row, counted apart: a file sink migrate converts only with
-// --zero-file-sinks (SPEC 8).
+// --zero-file-sinks (docs/behaviour.md §8).
 var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
 
 // ReadyNeedsFlag is the status of a V2 file sink that migrate converts
@@ -40,7 +40,7 @@ type Row struct {
 	Status   string `json:"status"`
 	Reason   string `json:"reason"`
 	// Crash is, when the connector's schedule makes it panic within 366
-	// days (SPEC section 4.3), the first range of last acknowledgements
+	// days (docs/behaviour.md §4.3), the first range of last acknowledgements
 	// that does, in UTC.
 	Crash string `json:"crash,omitempty"`
 	File  string `json:"file"`
@@ -188,7 +188,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	return r, true
 }
 
-// status maps a plan to the census status (SPEC section 8).
+// status maps a plan to the census status (docs/behaviour.md §8).
 func status(d plan.Decision) string {
 	switch d.Situation {
 	case plan.BlockedV1:

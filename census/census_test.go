@@ -59,7 +59,7 @@ func (c *collect) Row(r *Row)             { *c.rows = append(*c.rows, *r) }
 func (c *collect) Unreadable(*Unreadable) {}
 func (c *collect) End(*Totals) error      { return nil }
 
-// Every status, and the precedence between them (SPEC section 8).
+// Every status, and the precedence between them (docs/behaviour.md §8).
 func TestStatuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, status, kind, delay string
@@ -78,7 +78,7 @@ func TestStatuses(t *testing.T) {
 		{"ready: Local timezone on V2 (the container's UTC)", mat("a/l", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: Local, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "ready", "alternating", "4h"},
 		{"ready: a top-level SyncSchedule is read", mat("a/fold", `"true"`, "", sf, `{SyncSchedule: {syncFrequency: 0s}}`), "unaffected", "zero", "0s"},
 		// A V2 file sink converts only with --zero-file-sinks, which census
-		// has not: its own status, counted apart (SPEC 8).
+		// has not: its own status, counted apart (docs/behaviour.md §8).
 		{"ready (needs --zero-file-sinks): a V2 file sink", mat("a/f", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), ReadyNeedsFlag, "file-interval", "15m"},
 		{"ready (needs --zero-file-sinks): an ISO 8601 file sink", mat("a/fi", `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}"), ReadyNeedsFlag, "file-interval", "1h"},
 		{"near miss ready (needs --zero-file-sinks): V1 file sink is blocked-v1", mat("a/f1", "", "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), "blocked-v1", "file-interval", "15m"},

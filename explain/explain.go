@@ -35,7 +35,7 @@ type Explanation struct {
 	Zone      string   `json:"zone"`
 	Next      []Commit `json:"next"`
 	// Crash says when the connector's schedule makes it panic within 366
-	// days of the explained instant (SPEC section 4.3); CrashStops, when
+	// days of the explained instant (docs/behaviour.md §4.3); CrashStops, when
 	// the listed commits run into it: the connector makes no commit after
 	// the last one listed, it panics computing the next.
 	Crash      string `json:"connectorCrash,omitempty"`

@@ -22,8 +22,8 @@ type Timeline struct {
 	From, To time.Time
 	Loc      *time.Location
 	// Acks are the connector's acknowledgements, one after another from
-	// From, each the schedule's next tick after the previous (SPEC
-	// section 4.3); none when the connector does not pace. AcksStop is
+	// From, each the schedule's next tick after the previous (docs/behaviour.md
+	// §4.3); none when the connector does not pace. AcksStop is
 	// where the chain stops because the connector panics (zero if not).
 	Acks      []time.Time
 	AcksStop  time.Time

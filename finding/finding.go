@@ -62,7 +62,7 @@ type RuleInfo struct {
 	Summary  string
 }
 
-// Rules lists every rule, in the order of SPEC section 5.
+// Rules lists every rule, in the order of docs/behaviour.md §5.
 var Rules = []RuleInfo{
 	{ParseError, Error, "A source, config file or stored-spec row cannot be read or parsed, an import cycle, a path escaping the root, or a materialization's delete, shards or shards.disable of a type Flow's model refuses."},
 	{InvalidSyncSchedule, Error, "The materialization syncSchedule does not decode or fails Flow's validation."},

@@ -15,7 +15,7 @@ import (
 )
 
 // behaviour lists what changes for a task beyond the schedule text
-// (SPEC section 7, Report).
+// (docs/behaviour.md §7, Report).
 func behaviour(d plan.Decision, m *catalog.Materialization) []string {
 	var out []string
 	if d.Model == nil {

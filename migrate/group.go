@@ -10,7 +10,7 @@ import (
 )
 
 // group is the files one migration touches, written together: a task's
-// files, and those of every task that shares one of them (SPEC 7).
+// files, and those of every task that shares one of them (docs/behaviour.md §7).
 type group struct {
 	files []*File // in the order they are renamed
 	err   string  // why the group cannot be written, "" when it can

@@ -142,7 +142,7 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 }
 
 // shared holds back every config file that a user of it does not get
-// the same change as the others, in this run (SPEC 7): the users of a
+// the same change as the others, in this run (docs/behaviour.md §7): the users of a
 // file are every task under the root that references it, and one that
 // this run leaves out (cat.Holders: another PATH, a selector, a source
 // that cannot be parsed, a refused reference, a capture) or does not

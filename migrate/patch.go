@@ -1,5 +1,5 @@
-// Package migrate moves connector schedules into the runtime (SPEC
-// section 7): for each materialization the plan's decision becomes
+// Package migrate moves connector schedules into the runtime (docs/behaviour.md
+// §7): for each materialization the plan's decision becomes
 // patches of the documents it lives in, which the edit package turns
 // into byte-range edits that change nothing else. Catalog files are
 // edited as a whole; live_specs dumps are migrated as a stream.

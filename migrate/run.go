@@ -146,7 +146,7 @@ func (s *Summary) OK() bool {
 //
 // A run that fails before any of its report reached out leaves out
 // untouched, so that the caller can write a failure document instead of
-// the start of a report (SPEC 9: a machine format writes nothing but its
+// the start of a report (docs/behaviour.md §9: a machine format writes nothing but its
 // document).
 func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Writer) (_ *Summary, err error) {
 	cw := &report.CountingWriter{W: out}

@@ -275,7 +275,7 @@ func btoi(b bool) int {
 // TestUsersNeverUnpaced: whatever the PATHs, selectors, --limit and
 // flags of a run, and whatever the tree (sources that do not parse or
 // cannot be edited, shared config files reached by every spelling), no
-// task under the root that was paced is left without pacing (SPEC 7).
+// task under the root that was paced is left without pacing (docs/behaviour.md §7).
 func TestUsersNeverUnpaced(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 7))
 	for i := range 80 {

@@ -15,7 +15,7 @@ import (
 const Deferred = "defer"
 
 // wave is the set of tasks one run migrates under --limit N: the first N
-// tasks that would migrate, in catalog name order (SPEC section 9). Tasks
+// tasks that would migrate, in catalog name order (docs/behaviour.md §9). Tasks
 // that share a config file migrate together (one edit zeroes the
 // connector of all of them), so they are taken or deferred as one.
 type wave struct {

@@ -1,5 +1,5 @@
 // Package plan decides, for one materialization, what migrating its
-// connector schedule into the runtime means (SPEC section 7): the situation,
+// connector schedule into the runtime means (docs/behaviour.md §7): the situation,
 // the action, the model schedule to write and the connector change. It
 // decides only; migrate edits files, census counts, explain tells.
 package plan
@@ -15,7 +15,7 @@ import (
 	"schedtool/schedule/model"
 )
 
-// Situation is a row of the SPEC section 7 table.
+// Situation is a row of the docs/behaviour.md §7 table.
 type Situation string
 
 const (
@@ -43,13 +43,13 @@ const (
 	Review  Action = "review"  // a person must decide; Reason says why
 )
 
-// Options are migrate's choices (SPEC section 7).
+// Options are migrate's choices (docs/behaviour.md §7).
 type Options struct {
 	Absent        string // "preserve" (default) or "drop"
 	Resolve       string // "", "model" or "connector"
 	ZeroFileSinks bool
 	// EnableRuntimeV2 plans a V1 task with a connector delay as a V2 one,
-	// and moves it to the V2 runtime in the same change (SPEC section 7).
+	// and moves it to the V2 runtime in the same change (docs/behaviour.md §7).
 	EnableRuntimeV2 bool
 }
 
@@ -78,7 +78,7 @@ type Decision struct {
 	Tag      string
 	Result   connector.Result
 	// Crashes are the ranges of last acknowledgements at which the
-	// connector's alternating schedule panics (SPEC section 4.3), within
+	// connector's alternating schedule panics (docs/behaviour.md §4.3), within
 	// the Planner's crash horizon; a migration removes them.
 	Crashes []connector.CrashRange
 }
@@ -151,7 +151,7 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 // decideV2 decides the rows of the table after blocked-v1.
 func (p *Planner) decideV2(d Decision, m *catalog.Materialization, res connector.Result, zero bool) Decision {
 	v2 := d.V2
-	// The order is census's (SPEC section 8): the first that applies.
+	// The order is census's (docs/behaviour.md §8): the first that applies.
 	switch {
 	case !v2 && !zero:
 		d.Situation, d.Action = BlockedV1, Skip
@@ -337,7 +337,7 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 
 // FileSinkNote is why a file sink is skipped without --zero-file-sinks:
 // a model schedule added while the interval its connector requires stays
-// would stack the two, the state migrate removes (SPEC 7).
+// would stack the two, the state migrate removes (docs/behaviour.md §7).
 const FileSinkNote = "a file sink: a materialization syncSchedule beside the interval its connector requires would stack the two; --zero-file-sinks writes the schedule and sets the interval to 0s (outside its published values) in one change"
 
 // FileSinkStackedNote is why a file sink already stacked is skipped
@@ -389,7 +389,7 @@ func sameSchedule(a, b *model.Schedule) bool {
 	return true
 }
 
-// AlternatingModel maps an alternating connector schedule (SPEC section 7):
+// AlternatingModel maps an alternating connector schedule (docs/behaviour.md §7):
 // 4h outside one window of the fast frequency, days Sunday first.
 func AlternatingModel(s *connector.Parsed) *model.Spec {
 	w := model.WindowSpec{

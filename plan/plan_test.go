@@ -36,7 +36,7 @@ func decide(t *testing.T, opts Options, flags, sched, image, config string) Deci
 
 const sf = "ghcr.io/estuary/materialize-snowflake:v4"
 
-// One case per row of SPEC section 7's table.
+// One case per row of docs/behaviour.md §7's table.
 func TestDecide(t *testing.T) {
 	for _, tc := range []struct {
 		name                       string
@@ -52,7 +52,7 @@ func TestDecide(t *testing.T) {
 		{"already migrated", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 0s}}", Migrated, None, "", false, false, false},
 		{"V1 with a delay", Options{}, "", "", sf, "{syncSchedule: {syncFrequency: 1h}}", BlockedV1, Skip, "", false, false, false},
 		{"fixed", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 1h30m}}", Fixed, Migrate, "{baseInterval: 90m}", true, false, false},
-		// Written durations fit Flow's published pattern ^\d+(s|m|h|d)$ (SPEC 3).
+		// Written durations fit Flow's published pattern ^\d+(s|m|h|d)$ (docs/behaviour.md §3).
 		{"fixed 90m stays", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 90m}}", Fixed, Migrate, "{baseInterval: 90m}", true, false, false},
 		{"fixed 90s stays", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 90s}}", Fixed, Migrate, "{baseInterval: 90s}", true, false, false},
 		{"fixed 24h stays", Options{}, `"true"`, "", sf, "{syncSchedule: {syncFrequency: 24h}}", Fixed, Migrate, "{baseInterval: 24h}", true, false, false},
@@ -84,7 +84,7 @@ func TestDecide(t *testing.T) {
 		{"file sink, --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}", FileInterval, Migrate, "{baseInterval: 1h}", true, false, false},
 		{"conflict", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Review, "", false, false, false},
 		// A migration stopped between the model's file and the config's:
-		// the schedules agree, so the run finishes it (SPEC 7).
+		// the schedules agree, so the run finishes it (docs/behaviour.md §7).
 		{"conflict that agrees: finish it", Options{}, `"true"`, "{baseInterval: 2h}", sf, "{syncSchedule: {syncFrequency: 120m}}", Conflict, Migrate, "", true, false, false},
 		{"conflict that agrees, alternating", Options{}, `"true"`, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 15m, start: "9:00", end: "17:00", days: [tuesday, Sun]}]}`, sf,
 			`{syncSchedule: {syncFrequency: 15m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T"}}`, Conflict, Migrate, "", true, false, false},

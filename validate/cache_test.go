@@ -36,7 +36,7 @@ var trickyRows = []string{
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-motherduck:v3","config":{"advanced":{"updateDelay":"2h"}}}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"5m"},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-s3-csv:v1","config":{"bucket":"b","uploadInterval":"45m"}}}}}`,
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-redshift:v2","config":{"syncSchedule":{"syncFrequency":"not a duration"}}}}}}`,
-	// An alternating schedule that crashes its connector (SPEC 10).
+	// An alternating schedule that crashes its connector (docs/behaviour.md §10).
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"15m","timezone":"America/New_York","fastSyncStartTime":"09:00","fastSyncStopTime":"17:00","fastSyncEnabledDays":"M"}}}}}}`,
 	// No config, a null config, a local endpoint.
 	`{"catalog_name":%s,"spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4"}}}}`,

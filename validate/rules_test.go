@@ -210,7 +210,7 @@ func sealedConfig(body, overlay string) string {
 		overlay + "    lastmodified: \"2026-01-01T00:00:00Z\"\n    mac: ENC[AES256_GCM,data:bWFj,iv:aXY=,tag:dGFn,type:str]\n    version: 3.13.3\n"
 }
 
-// Messages start with SPEC's text, and findings point at the node at fault.
+// Messages start with the texts of docs/behaviour.md, and findings point at the node at fault.
 func TestMessagesAndPositions(t *testing.T) {
 	fs := runCatalog(t, map[string]string{
 		"flow.yaml": mat("", model1h, sf, "cfg.yaml"),
@@ -254,7 +254,7 @@ func TestMessagesAndPositions(t *testing.T) {
 	}
 }
 
-// connector-schedule-crashes names the first range (SPEC 10's vector),
+// connector-schedule-crashes names the first range (docs/behaviour.md §10's vector),
 // points at the connector's schedule and says that migrating removes it.
 func TestCrashMessage(t *testing.T) {
 	fs := runCatalog(t, map[string]string{"flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: M}}`)}, nil)

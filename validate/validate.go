@@ -1,5 +1,5 @@
 // Package validate checks materializations for schedule correctness: the
-// rules of catalog build validation (SPEC section 5).
+// rules of catalog build validation (docs/behaviour.md §5).
 package validate
 
 import (
@@ -308,7 +308,7 @@ func checkModelTree(n *tree.Node) *modelProblem {
 
 // migratedFileSink reports whether res is a file sink's interval set to
 // zero beside a model schedule: the state migrate --zero-file-sinks
-// writes (SPEC 5), whose off-enum value is info, not a warning.
+// writes (docs/behaviour.md §5), whose off-enum value is info, not a warning.
 func migratedFileSink(res connector.Result, sched *tree.Node) bool {
 	return sched != nil && res.Kind == connector.KindZero && res.Interval == 0 &&
 		(res.Family == connector.FamilyUploadInterval || res.Family == connector.FamilyUploadISO)

@@ -1,4 +1,4 @@
-// Package verify checks a migration (SPEC section 7): it simulates the
+// Package verify checks a migration (docs/behaviour.md §7): it simulates the
 // legacy connector schedule (jitter 0) and the model schedule that
 // replaces it (seed 0) and compares the next commit instant after every
 // minute of a horizon. Every difference is named by its cause, found by
@@ -18,9 +18,9 @@ import (
 
 // Causes of a difference.
 const (
-	QuirkUTCMidnight = "utc-midnight-quirk" // SPEC section 4.3
+	QuirkUTCMidnight = "utc-midnight-quirk" // docs/behaviour.md §4.3
 	DSTBoundary      = "dst-boundary"       // a window boundary in a DST gap or fold
-	ConnectorCrash   = "connector-crash"    // the connector panics there (SPEC section 4.3): no legacy commit
+	ConnectorCrash   = "connector-crash"    // the connector panics there (docs/behaviour.md §4.3): no legacy commit
 	Unexplained      = "unexplained"
 )
 

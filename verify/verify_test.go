@@ -64,7 +64,7 @@ func randomDays(r *rand.Rand) string {
 
 func clock(r *rand.Rand) string { return fmt.Sprintf("%02d:%02d", r.IntN(24), 15*r.IntN(4)) }
 
-// The SPEC section 7 mapping, evaluated by the model evaluator, agrees with
+// The docs/behaviour.md §7 mapping, evaluated by the model evaluator, agrees with
 // the legacy evaluator at every minute of 14 days that span a DST
 // transition, but where a named cause applies.
 func TestMappingAgrees(t *testing.T) {
@@ -108,7 +108,7 @@ func TestMappingAgrees(t *testing.T) {
 	}
 }
 
-// The quirk is found and named where SPEC section 4.3 says it bites: an
+// The quirk is found and named where docs/behaviour.md §4.3 says it bites: an
 // overnight window in a non-UTC zone on a day after a disabled day.
 func TestQuirkIsNamed(t *testing.T) {
 	legacy, m := mapped(t, connector.SyncScheduleSpec{SyncFrequency: "5m", Timezone: "America/New_York",
@@ -139,7 +139,7 @@ func TestTransitions(t *testing.T) {
 }
 
 // The minutes at which the connector panics are their own cause, and the
-// crash spans put them in the horizon: SPEC 10's Monday-only schedule
+// crash spans put them in the horizon: docs/behaviour.md §10's Monday-only schedule
 // panics for the 60 minutes 13:01Z..14:00Z of 2026-10-26.
 func TestConnectorCrashCause(t *testing.T) {
 	p, s := mapped(t, connector.SyncScheduleSpec{SyncFrequency: "15m", Timezone: "America/New_York", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "M"})

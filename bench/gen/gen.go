@@ -1,5 +1,5 @@
 // Package gen writes a deterministic synthetic live_specs dump for
-// benchmarks (SPEC section 11): about a third collections, the rest
+// benchmarks (docs/behaviour.md §11): about a third collections, the rest
 // materializations over every connector family and non-scheduling
 // images, every schedule shape, about 60% on V2, some with model
 // schedules, one to five bindings each, about 630 bytes a row.

@@ -1,11 +1,11 @@
 // Package pgsource reads the stored specs of Flow's control plane straight
-// from PostgreSQL (SPEC section 12): the live_specs table, in one
+// from PostgreSQL (docs/behaviour.md §12): the live_specs table, in one
 // REPEATABLE READ, READ ONLY transaction, as one streamed query in the
 // table's physical order, each spec as the raw text of its json column.
 // Rows come out as the lines of a dump, so every command reads them as it
 // reads a dump, in bounded memory.
 //
-// SPEC 12 pages by keyset on catalog_name. That order costs the server a
+// docs/behaviour.md §12 pages by keyset on catalog_name. That order costs the server a
 // random heap fetch per row through the catalog_name index, which alone
 // takes longer than twice the whole census of a dump of the same rows
 // (README, "Census from PostgreSQL"); a sequential read streams the rows
@@ -158,7 +158,7 @@ func describe(err error) string {
 	return err.Error()
 }
 
-// Query builds the query and its parameters: the SPEC's columns, never
+// Query builds the query and its parameters: the columns of docs/behaviour.md §12, never
 // built_spec, materializations only, the selector pushed down. There is
 // no ORDER BY, so the server reads the table sequentially (or through the
 // catalog_name index when the selector picks few names) and streams the
@@ -279,7 +279,7 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 			return errors.New(why)
 		}
 		// No rows at all is no more zero tasks than an empty dump is
-		// (SPEC 8). A selector that picks nothing is said by the caller,
+		// (docs/behaviour.md §8). A selector that picks nothing is said by the caller,
 		// which names it.
 		if sel.IsZero() {
 			return errors.New("read no rows from public.live_specs: it holds no materialization (spec_type 'materialization' with a spec); no rows is an error, not zero tasks: check that the URL names the control plane's database")

@@ -10,8 +10,8 @@ import (
 
 const crashFixture = "cmd/schedtool/testdata/inputs/crash/flow.yaml"
 
-// A connector schedule that crashes its connector (SPEC sections 4.3 and
-// 10), end to end: validate warns with the first range, census marks the
+// A connector schedule that crashes its connector (docs/behaviour.md §4.3 and
+// §10), end to end: validate warns with the first range, census marks the
 // row, explain stops listing commits where the connector panics, migrate
 // says the migration removes the crash and --verify counts the crash
 // minutes as their own cause. After migrating, nothing crashes.

@@ -9,7 +9,7 @@ import (
 	"schedtool/report"
 )
 
-// Exit codes, the same for every command (SPEC section 9).
+// Exit codes, the same for every command (docs/behaviour.md §9).
 const (
 	ExitOK      = 0 // nothing to report
 	ExitFailure = 1 // the tool could not do its job

@@ -27,7 +27,7 @@ func v1Snowflake(name string) string {
 `
 }
 
-// Exit codes of migrate (SPEC 7), through the binary: 0 when everything
+// Exit codes of migrate (docs/behaviour.md §7), through the binary: 0 when everything
 // the run was asked to do is done, 2 when a person is needed, in every
 // mode; and the files written listed one a line.
 func TestMigrateExitCodesEndToEnd(t *testing.T) {
@@ -90,7 +90,7 @@ func TestMigrateExitCodesEndToEnd(t *testing.T) {
 	}
 }
 
-// A file sink is never left stacked (SPEC 7): without --zero-file-sinks
+// A file sink is never left stacked (docs/behaviour.md §7): without --zero-file-sinks
 // it is untouched and the run asks for the flag (exit 2); with it, the
 // model schedule and the zero interval are written in one group, census
 // calls it migrated, and validate's off-enum finding on the 0s is info.

@@ -84,7 +84,7 @@ func TestFlowExactnessEndToEnd(t *testing.T) {
 		t.Errorf("strict JSON:\n%s", r.stdout)
 	}
 
-	// Item 4: window membership compares instants (SPEC 10's vectors; the
+	// Item 4: window membership compares instants (docs/behaviour.md §10's vectors; the
 	// runtime's jitter moves the grid, not whether the window holds).
 	next := func(task, at string) time.Duration {
 		t.Helper()

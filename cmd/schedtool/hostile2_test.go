@@ -265,7 +265,7 @@ func TestDumpWithBOMOrJSONName(t *testing.T) {
 // database, a restored table without rows) used to give zero tasks and
 // pass the removal gate when the role bypasses row-level security; an
 // empty dump, and the same read by a role without BYPASSRLS, already
-// failed (SPEC 8: a PostgreSQL source that returns no rows fails the gate).
+// failed (docs/behaviour.md §8: a PostgreSQL source that returns no rows fails the gate).
 func TestPostgresNoMaterializationRows(t *testing.T) {
 	db := pgtest.Require(t)
 	rows := `{"catalog_name":"acmeCo/orders","spec_type":"collection","last_pub_id":"0f1e2d3c4b5a6978","spec":{"key":["/id"]}}` + "\n" + deletedRow
@@ -344,7 +344,7 @@ func TestMigrateEmptyFlagValues(t *testing.T) {
 
 // A deleted spec as live_specs keeps it (spec and spec_type both NULL,
 // Flow's table constraint) was an unreadable row, so the census gate of a
-// real dump never passed; SPEC 2: a row whose spec is null is a deleted
+// real dump never passed; docs/behaviour.md §2: a row whose spec is null is a deleted
 // spec, skipped. A null spec_type with a spec, or no spec at all, stays
 // unreadable.
 func TestDumpDeletedRowsSkipped(t *testing.T) {

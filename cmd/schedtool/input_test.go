@@ -36,7 +36,7 @@ func mkfifo(t *testing.T, p string) {
 	}
 }
 
-// Only regular files are read (SPEC section 2): a FIFO, a device or a
+// Only regular files are read (docs/behaviour.md §2): a FIFO, a device or a
 // directory, directly or through a symlink, is refused with a message
 // before it is opened for reading, as a source, an import, a config file,
 // a dump or --connectors; and sizes are checked before reading.
@@ -108,7 +108,7 @@ func TestSpecialFiles(t *testing.T) {
 	}
 }
 
-// The removal gate never passes on nothing (SPEC sections 2 and 8): empty
+// The removal gate never passes on nothing (docs/behaviour.md §2 and §8): empty
 // standard input or an empty dump is an error (exit 1) for every command;
 // a row whose spec_type is missing, null or not a string is unreadable,
 // which fails the gate (exit 2).
@@ -337,7 +337,7 @@ func TestRegistryNestedPointer(t *testing.T) {
 }
 
 // A source named on the command line that is a symlink resolving outside
-// its root is neither read nor written (SPEC 7: a path that resolves
+// its root is neither read nor written (docs/behaviour.md §7: a path that resolves
 // outside the root is never read or written), whichever command names it;
 // with --root wide enough it is read.
 func TestNamedSymlinkOutsideRoot(t *testing.T) {

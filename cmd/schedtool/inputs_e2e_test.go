@@ -180,7 +180,7 @@ func TestNearURLPasswordMasked(t *testing.T) {
 
 // A file named as a PATH, or standard input, that is neither a catalog
 // source, a stored-spec dump nor a raw array is an error saying what it
-// looks like, exit 1 for every command (SPEC 2): the gate used to pass
+// looks like, exit 1 for every command (docs/behaviour.md §2): the gate used to pass
 // ("0 tasks") on null, one pretty-printed row or {"data": [rows]}, and
 // validate said 0 findings on an unrelated YAML file.
 func TestNotAnInput(t *testing.T) {
@@ -247,7 +247,7 @@ func prettyJSON(t *testing.T, text string) string {
 	return b.String() + "\n"
 }
 
-// One name, one task (SPEC 2): a materialization defined twice under the
+// One name, one task (docs/behaviour.md §2): a materialization defined twice under the
 // root (a migrated copy left inside the tree) was read twice, census
 // counting 2 tasks for 1. validate reports both places, census counts
 // the name once as unreadable (the gate fails), migrate touches neither.

@@ -221,7 +221,7 @@ func (o *migrateOptions) Validate() error {
 		for _, in := range o.inputs {
 			if in.Arg == "-" {
 				// Its config files could be written and the source not:
-				// refuse before anything is written (SPEC 7).
+				// refuse before anything is written (docs/behaviour.md §7).
 				return &usageError{"--write -: standard input cannot be written in place (and the files it names would be changed without it); give the catalog by its path, or use a dry run"}
 			}
 		}
@@ -404,7 +404,7 @@ func (o *migrateOptions) Run() error {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
 			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
 	}
-	// A person is needed (SPEC 7), in every mode: tasks to review, V1
+	// A person is needed (docs/behaviour.md §7), in every mode: tasks to review, V1
 	// tasks skipped, file sinks left for want of --zero-file-sinks. Tasks
 	// deferred by --limit are the operator's own choice: after --write or
 	// --out they leave the run done; a dry run has them pending.
@@ -433,7 +433,7 @@ func (o *migrateOptions) Run() error {
 }
 
 // handleSignals makes SIGINT and SIGTERM finish or undo the group being
-// written and leave no temp file (SPEC 7): outside a group's renames the
+// written and leave no temp file (docs/behaviour.md §7): outside a group's renames the
 // process ends at once, its temp files removed; during them the group
 // finishes and the run stops after it. stop ends the handling.
 func (o *migrateOptions) handleSignals() (stop func()) {

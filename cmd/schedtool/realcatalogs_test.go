@@ -254,7 +254,7 @@ func dropModelSchedule(src []byte) []byte {
 
 // onlyDuplicateNames reports whether validate's text output holds
 // findings and every one is a name defined more than once under the root
-// (SPEC 2: the connectors' test catalogs, apply.flow.yaml, materialize.flow.yaml
+// (docs/behaviour.md §2: the connectors' test catalogs, apply.flow.yaml, materialize.flow.yaml
 // and migrate.flow.yaml of one connector, define the same test task).
 func onlyDuplicateNames(stdout string) bool {
 	n := 0

@@ -543,7 +543,7 @@ func TestEnableRuntimeV2(t *testing.T) {
 }
 
 // A run that leaves V1 tasks on their connectors' pacing is not done: it
-// exits 2 in every mode (SPEC 7: 0 only when everything is done), says
+// exits 2 in every mode (docs/behaviour.md §7: 0 only when everything is done), says
 // so on standard error, and changes nothing. A V1 task with no delay is
 // not held back by anything and does not count.
 func TestBlockedV1ExitsTwo(t *testing.T) {

@@ -161,7 +161,7 @@ func TestSymlinkAliasIsASharedConfig(t *testing.T) {
 	before := treeState(t, dir)
 	r := schedtoolIn(t, dir, "migrate", "--write", "-o", "json", ".")
 	if r.code != 2 {
-		t.Errorf("exit %d, want 2: a task needs review (SPEC 7, 9)\n%s", r.code, r.stderr)
+		t.Errorf("exit %d, want 2: a task needs review (docs/behaviour.md §7, §9)\n%s", r.code, r.stderr)
 	}
 	sameTree(t, "symlink alias", treeState(t, dir), before)
 	var doc struct {

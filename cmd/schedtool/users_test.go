@@ -8,7 +8,7 @@ import (
 )
 
 // The users of a config file are every task under the root that
-// references it (SPEC 7, issue 18): a user that a run leaves out, or
+// references it (docs/behaviour.md §7, issue 18): a user that a run leaves out, or
 // cannot read, parse or edit, holds the file back. Each case below used
 // to zero shared.config.yaml under a task that was not migrated with it
 // (no pacing at all, exit 0 or exit 1 after the write).

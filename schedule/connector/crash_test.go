@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// SPEC section 10 and hand-checked cases: the ranges of last
+// docs/behaviour.md §10 and hand-checked cases: the ranges of last
 // acknowledgements for which the connector panics.
 func TestCrashes(t *testing.T) {
 	ny := func(days, start, stop string) SyncScheduleSpec {
@@ -23,11 +23,11 @@ func TestCrashes(t *testing.T) {
 		from string
 		want []string // ranges as "start end" (end exclusive), RFC 3339
 	}{
-		{"SPEC 10: Monday only, the week before the autumn change", ny("M", "09:00", "17:00"), "2026-01-01T00:00:00Z",
+		{"docs/behaviour.md §10: Monday only, the week before the autumn change", ny("M", "09:00", "17:00"), "2026-01-01T00:00:00Z",
 			[]string{"2026-10-26T13:00:00.000000001Z 2026-10-26T14:00:00.000000001Z"}},
 		{"Saturday only: the day before the change", ny("S", "09:00", "17:00"), "2026-01-01T00:00:00Z",
 			[]string{"2026-10-31T13:00:00.000000001Z 2026-10-31T14:00:00.000000001Z"}},
-		{"SPEC 10: Monday to Friday never panics", ny("M-F", "09:00", "17:00"), "2026-01-01T00:00:00Z", nil},
+		{"docs/behaviour.md §10: Monday to Friday never panics", ny("M-F", "09:00", "17:00"), "2026-01-01T00:00:00Z", nil},
 		{"every day never panics", ny("", "09:00", "17:00"), "2026-01-01T00:00:00Z", nil},
 		{"a range already begun at from is cut there", ny("M", "09:00", "17:00"), "2026-10-26T13:30:00Z",
 			[]string{"2026-10-26T13:30:00Z 2026-10-26T14:00:00.000000001Z"}},
@@ -47,7 +47,7 @@ func TestCrashes(t *testing.T) {
 	}
 }
 
-// SPEC section 10: at the last ack 2026-10-26T13:30:00Z the Monday-only
+// docs/behaviour.md §10: at the last ack 2026-10-26T13:30:00Z the Monday-only
 // schedule panics; Monday to Friday acks at 13:45Z.
 func TestPanicsVector(t *testing.T) {
 	mon := &Evaluator{Schedule: parsed(t, SyncScheduleSpec{SyncFrequency: "15m", Timezone: "America/New_York", FastSyncStartTime: "09:00", FastSyncStopTime: "17:00", FastSyncEnabledDays: "M"})}

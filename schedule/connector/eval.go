@@ -2,8 +2,8 @@ package connector
 
 import "time"
 
-// Legacy evaluation: when a connector acknowledges a commit (SPEC section
-// 4.3), ported from its behaviour.
+// Legacy evaluation: when a connector acknowledges a commit (docs/behaviour.md
+// §4.3), ported from its behaviour.
 
 // gridNext is the next tick strictly after t on the grid {k·p + j}
 // counted in nanoseconds from the Unix epoch. A period of zero or less
@@ -17,7 +17,7 @@ func gridNext(t time.Time, p, j time.Duration) time.Time {
 }
 
 // Evaluator computes the connector's schedule. LocalMidnight replaces the
-// connector's UTC-midnight day boundary (the quirk of SPEC section 4.3) by
+// connector's UTC-midnight day boundary (the quirk of docs/behaviour.md §4.3) by
 // local midnight: a counterfactual that tells where the quirk matters.
 type Evaluator struct {
 	Schedule      *Parsed
@@ -132,7 +132,7 @@ func (e *Evaluator) searchStart(dt time.Time) (time.Time, bool) {
 // Panics reports whether the connector panics when it computes the next
 // tick after t: an alternating schedule always searches for the next
 // window start first, inside the window too, and that search gives up
-// after 7 days with a panic that nothing recovers (SPEC section 4.3).
+// after 7 days with a panic that nothing recovers (docs/behaviour.md §4.3).
 // Fixed schedules never panic.
 func (e *Evaluator) Panics(t time.Time) bool {
 	if !e.Schedule.Alternating {

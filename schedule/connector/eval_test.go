@@ -62,7 +62,7 @@ func TestEvaluatorNext(t *testing.T) {
 	}
 }
 
-// SPEC section 10: fixed 30m, last ack 10:10Z, ready at 10:12Z; the
+// docs/behaviour.md §10: fixed 30m, last ack 10:10Z, ready at 10:12Z; the
 // counts are the documents stored by the transactions that stored any.
 func TestAck(t *testing.T) {
 	e := &Evaluator{Schedule: parsed(t, SyncScheduleSpec{SyncFrequency: "30m"})}

@@ -105,7 +105,7 @@ type Result struct {
 	Delay time.Duration
 	Known bool
 	// Configured is whether the schedule counts as configured for
-	// sync-schedule-conflict (SPEC section 5).
+	// sync-schedule-conflict (docs/behaviour.md §5).
 	Configured bool
 	// Pointer is where the schedule lives in the config; Present is
 	// whether a value is there.

@@ -6,7 +6,7 @@ import (
 	"schedtool/schedule/connector"
 )
 
-// SPEC section 10's vectors.
+// docs/behaviour.md §10's vectors.
 func TestVectors(t *testing.T) {
 	for seed, want := range map[string]string{
 		"":       "9h50m27.03868846s",

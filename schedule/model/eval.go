@@ -4,7 +4,7 @@ import (
 	"time"
 )
 
-// Evaluation of a schedule by the V2 leader (SPEC section 3).
+// Evaluation of a schedule by the V2 leader (docs/behaviour.md §3).
 
 // Fire is the next instant strictly after t on the grid {k·p + j},
 // counted in whole seconds from the Unix epoch; ok is false when p is 0.

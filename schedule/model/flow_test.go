@@ -8,7 +8,7 @@ import (
 
 // The unit tests of Flow's crates/models/src/sync_schedule.rs
 // (estuary/flow@7bf4baeae67324996fd69b731cf9df15c8e95c52) and the
-// validation vectors of SPEC section 10, as a table: a schedule and Flow's
+// validation vectors of docs/behaviour.md §10, as a table: a schedule and Flow's
 // verdict ("" accepts; "decode" fails to deserialize; otherwise the text).
 func TestFlowValidate(t *testing.T) {
 	// windowed() in Flow's tests: 4h base, +00:00, one 15m window 09:00-17:00.
@@ -37,12 +37,12 @@ func TestFlowValidate(t *testing.T) {
 			{"interval":"15m","start":"09:00","end":"12:00","days":["Sat"]}`), ""},
 		{"validate_rejects_overlapping_windows", win(w917 + `,{"interval":"15m","start":"16:00","end":"20:00","days":["Wed"]}`), "windows 0 and 1 overlap on Wed at 16:00"},
 		{"validate_rejects_overlap_via_a_midnight_straddle", win(`{"interval":"15m","start":"22:00","end":"06:00"},{"interval":"15m","start":"05:00","end":"07:00"}`), "windows 0 and 1 overlap on Sun at 05:00"},
-		// SPEC 10: the pair Flow names comes from sorting whole tuples.
+		// docs/behaviour.md §10: the pair Flow names comes from sorting whole tuples.
 		{"spec10 same start, shorter second", `{"baseInterval":"4h","timezone":"UTC","windows":[{"interval":"15m","start":"10:00","end":"12:00"},{"interval":"15m","start":"10:00","end":"11:00"}]}`, "windows 1 and 0 overlap on Sun at 10:00"},
 		{"spec10 three windows", `{"baseInterval":"4h","timezone":"UTC","windows":[{"interval":"15m","start":"09:00","end":"12:00"},{"interval":"15m","start":"10:00","end":"12:00"},{"interval":"15m","start":"10:00","end":"11:00"}]}`, "windows 0 and 2 overlap on Sun at 10:00"},
 		{"same start, same end: the lower index first", `{"baseInterval":"4h","timezone":"UTC","windows":[{"interval":"15m","start":"10:00","end":"11:00"},{"interval":"15m","start":"10:00","end":"11:00"}]}`, "windows 0 and 1 overlap on Sun at 10:00"},
 		{"just misses: touching", `{"baseInterval":"4h","timezone":"UTC","windows":[{"interval":"15m","start":"10:00","end":"11:00"},{"interval":"15m","start":"11:00","end":"12:00"}]}`, ""},
-		// SPEC 10: timezones.
+		// docs/behaviour.md §10: timezones.
 		{"spec10 empty timezone without windows", `{"baseInterval":"1h","timezone":""}`, "'timezone' applies only to windows; remove it or configure a window"},
 		{"empty timezone with windows", `{"baseInterval":"1h","timezone":"","windows":[` + w917 + `]}`, `invalid timezone "" (expected an IANA name like America/New_York, or a +HH:MM offset)`},
 		{"null timezone is absent", `{"baseInterval":"1h","timezone":null}`, ""},
@@ -57,7 +57,7 @@ func TestFlowValidate(t *testing.T) {
 		{"America//New_York", `{"baseInterval":"1h","timezone":"America//New_York","windows":[` + w917 + `]}`, `invalid timezone "America//New_York" (expected an IANA name like America/New_York, or a +HH:MM offset)`},
 		{"a backward link", `{"baseInterval":"1h","timezone":"US/Eastern","windows":[` + w917 + `]}`, ""},
 		{"Rust's quoting of a control character", `{"baseInterval":"1h","timezone":"a\u0001\"b\n","windows":[` + w917 + `]}`, `invalid timezone "a\u{1}\"b\n" (expected an IANA name like America/New_York, or a +HH:MM offset)`},
-		// SPEC 10: durations.
+		// docs/behaviour.md §10: durations.
 		{"spec10 1.5h", `{"baseInterval":"1.5h"}`, ""},
 		{"spec10 0", `{"baseInterval":"0"}`, ""},
 		{"spec10 1wk", `{"baseInterval":"1wk"}`, ""},
@@ -104,7 +104,7 @@ func TestFlowClock(t *testing.T) {
 	}
 }
 
-// The spelled-out decoded values of SPEC 10's durations.
+// The spelled-out decoded values of docs/behaviour.md §10's durations.
 func TestFlowDurationValues(t *testing.T) {
 	for in, want := range map[string]time.Duration{
 		"1.5h": 90 * time.Minute, "0": 0, "1wk": 7 * 24 * time.Hour, "2yrs": 2 * 31_557_600 * time.Second,

@@ -248,7 +248,7 @@ func decode(t *testing.T, js string) (*Schedule, error) {
 	return Decode(v)
 }
 
-// Flow's validation texts, verbatim, and SPEC section 10's vectors.
+// Flow's validation texts, verbatim, and docs/behaviour.md §10's vectors.
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
