@@ -18,7 +18,11 @@ import (
 // Statuses in the order they are decided. ReadyNeedsFlag is ready's
 // second row, counted apart: a file sink migrate converts only with
 // --zero-file-sinks (docs/behaviour.md §8).
-var Statuses = []string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
+var Statuses = statuses[:]
+
+// statuses is Statuses as an array: its length is a constant (the HTML
+// report counts per status in an array of that length).
+var statuses = [...]string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
 
 // ReadyNeedsFlag is the status of a V2 file sink that migrate converts
 // once given --zero-file-sinks.

@@ -47,7 +47,7 @@ const maxReasons = 10000
 const otherReasons = "(other reasons)"
 
 // perStatus counts tasks per status, in Statuses' order.
-type perStatus [7]int
+type perStatus [len(statuses)]int
 
 func (c *perStatus) remaining() int {
 	n := 0

@@ -179,3 +179,22 @@ func BenchmarkWriters(b *testing.B) {
 type countWriter struct{ n int64 }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// Every status is drawn: a row of each goes through the page (the file
+// sink that needs --zero-file-sinks made it panic once, its status past
+// the end of the page's counts), and each remaining one gets its bar.
+func TestHTMLEveryStatus(t *testing.T) {
+	var rows []Row
+	for _, s := range Statuses {
+		rows = append(rows, Row{Task: "acmeCo/" + s, Image: "img", Tag: "v1", Status: s})
+	}
+	page := writeHTML(t, rows, totalsOf(rows), Options{})
+	for _, s := range RemainingStatuses() {
+		if !strings.Contains(page, fmt.Sprintf(`fill="url(#p-%s)" stroke="#000" stroke-width="0.5" data-status="%s" data-value="1"`, statusID(s), s)) {
+			t.Errorf("no bar of status %q", s)
+		}
+	}
+	if strings.Contains(page, `data-status="migrated"`) || strings.Contains(page, `data-status="unaffected"`) {
+		t.Error("a bar for a status that no longer relies on connector-side pacing")
+	}
+}
