@@ -241,9 +241,10 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
-		if st, serr := os.Stat(path); serr == nil && st.Mode().IsRegular() {
-			// A file there that cannot be read (permissions, size) might
-			// hold anything; a directory or a missing import holds nothing.
+		if st, serr := os.Stat(path); serr == nil && !st.IsDir() {
+			// A file there that cannot be read (permissions, size, a
+			// FIFO a generator feeds) might hold anything; a directory or
+			// a missing import holds nothing.
 			l.unparsed(path, "cannot be read: "+err.Error(), nil)
 		}
 		return
@@ -417,6 +418,9 @@ func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) 
 		p, msg := l.contain(in, from, s, "import")
 		if msg != "" {
 			l.problemAt(it, msg)
+			// Flow reads it (through a symlink, say): what it holds is
+			// unknown here, so it might use any config file.
+			l.unparsed(fmt.Sprintf("%s (imported by %s)", s, from), "is refused: "+msg, nil)
 			continue
 		}
 		l.source(in, p, chain, it)

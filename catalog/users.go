@@ -77,6 +77,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		names[id] = []string{filepath.Base(p)}
 	}
 	var walked []Input
+	var outside []Unparsed // sources under a root that resolve outside it
 	roots := map[any]bool{}
 	// A run over whole roots with no selector has read every source
 	// already: its own catalog is the whole one.
@@ -108,9 +109,12 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		w := Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
 		for _, src := range found {
 			// Containment first: a source that resolves outside the
-			// root is never read.
-			if escapesRoot(w, src) == "" {
+			// root is never read, so what it holds is unknown: it might
+			// use any config file (Flow reads it through the symlink).
+			if msg := escapesRoot(w, src); msg == "" {
 				w.Sources = append(w.Sources, src)
+			} else {
+				outside = append(outside, Unparsed{File: src, Why: "is not read: " + msg})
 			}
 		}
 		walked = append(walked, w)
@@ -149,7 +153,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		}
 		add(p, h)
 	}
-	for _, u := range full.Unparsed {
+	for _, u := range append(full.Unparsed, outside...) {
 		var held []string
 		if u.Src == nil {
 			for _, p := range ids {

@@ -65,6 +65,10 @@ type Summary struct {
 	// FileSinks are the skipped tasks that are file sinks left for want
 	// of --zero-file-sinks (the others skipped are V1 tasks).
 	FileSinks int `json:"fileSinks,omitempty"`
+	// Oversized are the deferred tasks whose group of tasks sharing a
+	// config file is larger than --limit: no run at this limit migrates
+	// them, so a person must raise it.
+	Oversized int `json:"oversized,omitempty"`
 	// Reasons groups the tasks that need review or were skipped by
 	// reason, each with all its tasks (-o json only).
 	Reasons []*ReasonGroup `json:"reasons,omitempty"`
@@ -263,6 +267,9 @@ func (r *runner) task(t *Task) {
 	r.sum.Actions[t.Action]++
 	if t.Disabled {
 		r.sum.Disabled++
+	}
+	if t.Action == Deferred && r.mg.wave.oversized(t.Task) {
+		r.sum.Oversized++
 	}
 	if t.Action == Deferred {
 		if len(r.defers) < 20 {

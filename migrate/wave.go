@@ -83,6 +83,12 @@ func (w *wave) defers(name string) (string, bool) {
 	return fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
 }
 
+// oversized reports whether a task is deferred because its group is
+// larger than the limit: it never migrates at this limit.
+func (w *wave) oversized(name string) bool {
+	return w != nil && w.why[name] != ""
+}
+
 // deferDecision turns a decision into a deferral.
 func deferDecision(d *plan.Decision, reason string) {
 	d.Action, d.Reason = plan.Action(Deferred), reason

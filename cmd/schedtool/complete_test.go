@@ -41,11 +41,11 @@ func TestCompletion(t *testing.T) {
 	}{
 		{"validate -o", "", []string{"validate", "-o", ""}, "text json sarif github"},
 		{"validate --fail-on", "", []string{"validate", "--fail-on", ""}, "error warning info"},
-		{"census -o", "", []string{"census", "-o", ""}, "table wide json csv markdown"},
+		{"census -o", "", []string{"census", "-o", ""}, "table wide json csv markdown html"},
 		{"migrate -o", "", []string{"migrate", "-o", ""}, "diff json"},
 		{"migrate --absent", "", []string{"migrate", "--absent", ""}, "preserve drop"},
 		{"migrate --resolve", "", []string{"migrate", "--resolve", ""}, "model connector"},
-		{"explain -o", "", []string{"explain", "-o", ""}, "text json"},
+		{"explain -o", "", []string{"explain", "-o", ""}, "text json html svg"},
 		{"--color", "", []string{"census", "--color", ""}, "auto always never"},
 		{"--name from a catalog PATH", "", []string{"validate", catalog, "--name", "acmeCo/lake/materialize-s3"},
 			"acmeCo/lake/materialize-s3-iceberg acmeCo/lake/materialize-s3-parquet"},

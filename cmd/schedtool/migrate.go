@@ -420,6 +420,10 @@ func (o *migrateOptions) Run() error {
 		why = append(why, fmt.Sprintf("%d file %s skipped, still paced by %s interval: --zero-file-sinks writes the materialization schedule and sets the interval to 0s in one change",
 			n, report.Plural(n, "sink", "sinks"), report.Plural(n, "its", "their")))
 	}
+	if n := sum.Oversized; n > 0 {
+		why = append(why, fmt.Sprintf("%d %s share config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
+			n, report.Plural(n, "task", "tasks"), o.limit, report.Plural(n, "it", "them")))
+	}
 	if n := sum.Deferred(); n > 0 && o.run.Mode == migrate.DryRun {
 		why = append(why, fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit))
 	}

@@ -475,7 +475,7 @@ func TestMigrateLimit(t *testing.T) {
 	})
 	r = schedtoolIn(t, dir, "migrate", "--limit", "1", "cat")
 	expect(t, r, 2, nil, []string{"  acme/g1 (cat/flow.yaml:3): deferred: it shares a config file with 1 other task that must migrate with it, more than --limit 1 allows; raise --limit to at least 2\n",
-		"1 to migrate, 3 deferred (--limit 1)", "  other/a (cat/flow.yaml:33)\n", "schedtool: 3 tasks deferred by --limit 1: run again for the next wave"})
+		"1 to migrate, 3 deferred (--limit 1)", "  other/a (cat/flow.yaml:33)\n", "schedtool: 2 tasks share config files with more tasks than --limit 1 takes: no run at this limit migrates them; raise --limit; 3 tasks deferred by --limit 1: run again for the next wave"})
 	r = schedtoolIn(t, dir, "migrate", "--write", "--limit", "5", "--prefix", "acme/", "cat")
 	expect(t, r, 0, nil, []string{"migrate: 3 materializations: 3 to migrate; 2 written"})
 	for _, bad := range []string{"0", "-2", "x"} {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -234,5 +235,74 @@ func TestYAMLDirective(t *testing.T) {
 				t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 			}
 		})
+	}
+}
+
+// A catalog source under the root that schedtool does not read holds
+// every config file back, whatever made it unread: a source found by
+// walking that resolves outside the root (a symlink), an import refused
+// for the same reason (Flow reads both through the symlink), a FIFO where
+// a source is expected. The run names it; the shared file stays as it was.
+func TestUnreadSourcesHoldBack(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		make   func(t *testing.T, dir, ext string)
+		holder string
+	}{
+		{"walked source outside the root", func(t *testing.T, dir, ext string) {
+			if err := os.Symlink(filepath.Join(ext, "real.yaml"), filepath.Join(dir, "b", "flow.yaml")); err != nil {
+				t.Fatal(err)
+			}
+		}, "b/flow.yaml (a catalog source that is not read: "},
+		{"import outside the root", func(t *testing.T, dir, ext string) {
+			if err := os.Symlink(filepath.Join(ext, "real.yaml"), filepath.Join(dir, "b", "tasks.yaml")); err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, dir, map[string]string{"b/flow.yaml": "import: [tasks.yaml]\n"})
+		}, "tasks.yaml (imported by b/flow.yaml) (a catalog source that is refused: "},
+		{"FIFO", func(t *testing.T, dir, ext string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "b", "flow.yaml"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "b/flow.yaml (a catalog source that cannot be read: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, ext := t.TempDir(), t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../shared.config.yaml", true),
+				"shared.config.yaml": sharedConfig,
+			})
+			writeFiles(t, ext, map[string]string{"real.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", true)})
+			if err := os.MkdirAll(filepath.Join(dir, "b"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.make(t, dir, ext)
+			before := treeState(t, dir)
+			r := schedtoolIn(t, dir, "migrate", "--write", "--root", ".", "a")
+			heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{tc.holder, "it might use any config file"})
+		})
+	}
+}
+
+// Tasks sharing a config file migrate together, so a group larger than
+// --limit never fits: no wave takes it, and the run says so with exit 2
+// (a person must raise the limit), after --write as in a dry run; at a
+// limit it fits, the group migrates and the run exits 0.
+func TestLimitSmallerThanAGroup(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"flow.yaml":          "materializations:\n" + task("acmeCo/a", "shared.config.yaml", true) + task("acmeCo/b", "shared.config.yaml", true),
+		"shared.config.yaml": sharedConfig,
+	})
+	before := treeState(t, dir)
+	for _, args := range [][]string{{"migrate", "--limit", "1", "."}, {"migrate", "--write", "--limit", "1", "."}} {
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "2 tasks share config files with more tasks than --limit 1 takes") {
+			t.Errorf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	sameTree(t, "--limit 1", treeState(t, dir), before)
+	if r := schedtoolIn(t, dir, "migrate", "--write", "--limit", "2", "."); r.code != 0 || !strings.Contains(r.stderr, "2 to migrate") {
+		t.Errorf("--limit 2: exit %d\n%s", r.code, r.stderr)
 	}
 }
