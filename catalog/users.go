@@ -126,6 +126,16 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	}
 	for _, r := range full.Refs {
 		if !r.HasID {
+			// No file there to compare: a reference that holds a config
+			// file's name (as Flow reads it) might still mean it.
+			for id, p := range ids {
+				for _, n := range names[id] {
+					if strings.Contains(r.Path, n) {
+						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
+						break
+					}
+				}
+			}
 			continue
 		}
 		p, ok := ids[r.ID]
@@ -182,11 +192,12 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 
 // Unescape decodes the escapes a YAML or JSON string may spell a name
 // with (\uXXXX, \UXXXXXXXX, \xXX, and the one-letter escapes of a
-// separator: \/ and \.), leaving every other byte as it is: a source
-// that cannot be parsed is searched for a file's name in this text.
+// separator: \/ and \.), then the %-escapes Flow decodes in a path
+// (PercentDecode), leaving every other byte as it is: a source that
+// cannot be parsed is searched for a file's name in this text.
 func Unescape(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
-		return b
+		return PercentDecode(b)
 	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
@@ -209,7 +220,7 @@ func Unescape(b []byte) []byte {
 		}
 		out = append(out, b[i])
 	}
-	return out
+	return PercentDecode(out)
 }
 
 // aliases are the base names of the other paths under root to the config
