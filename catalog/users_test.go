@@ -61,6 +61,15 @@ func TestUsers(t *testing.T) {
 			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6: its reference (read as https://x/s.yaml) names no file there, but it names s.yaml)"}, ""},
 		{"no file there, names another", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../u.yaml")},
 			[2]string{}, []string{"a"}, Selector{}, nil, ""},
+		// Sources discovery does not see count as users all the same.
+		{"hidden directory", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
+			[2]string{"b", ".private"}, []string{"."}, Selector{}, []string{"acmeCo/p (.private/flow.yaml:6: under the PATHs given, in a source they do not read"}, ""},
+		{"a source by another name, and its import", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
+			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
+			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/b (b/tasks.yaml:6: under the PATHs given, in a source", "acmeCo/c (c/other.json:1: under the PATHs given, in a source"}, ""},
+		{"not a source: .git, no catalog key, not a mapping", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".git/flow.yaml": usersSource("acmeCo/g", "../s.yaml"),
+			"b/notes.yaml": "config: ../s.yaml\nimport_: x\n", "b/list.yaml": "- import: [../a/flow.yaml]\n", "b/broken.yaml": "import: [\n"},
+			[2]string{}, []string{"."}, Selector{}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
