@@ -149,6 +149,34 @@ func TestUsersBehindImportsAndSpellings(t *testing.T) {
 		{"%YAML 1.2 directive", map[string]string{
 			"b/flow.yaml": "%YAML 1.2\n---\nmaterializations:\n" + task("acmeCo/b", "../shared.config.yaml", true),
 		}, "acmeCo/b (b/flow.yaml:"},
+		// Spelled as Flow's loader reads them (Url::join, then the path).
+		{"percent escape", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "../shared%2Econfig.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"backslash", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", `'..\shared.config.yaml'`, true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"query", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml?v=1", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"relative file: URL", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "file:../shared.config.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"absolute file: URL", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "file://@D@/shared.config.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"import spelled with a backslash and an escape", map[string]string{
+			"b/flow.yaml":      `import: ['sub\tasks%2Eyaml?x=1']` + "\n",
+			"b/sub/tasks.yaml": "materializations:\n" + task("acmeCo/b", "../../shared.config.yaml", true),
+		}, "acmeCo/b (b/sub/tasks.yaml:"},
+		// Sources discovery does not see.
+		{"hidden directory", map[string]string{
+			".private/flow.yaml": "materializations:\n" + task("acmeCo/p", "../shared.config.yaml", true),
+		}, "acmeCo/p (.private/flow.yaml:"},
+		{"a source by another name", map[string]string{
+			"b/main.yaml":  "import: [tasks.yaml]\n",
+			"b/tasks.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", true),
+		}, "acmeCo/b (b/tasks.yaml:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -158,7 +186,7 @@ func TestUsersBehindImportsAndSpellings(t *testing.T) {
 				".git/HEAD":          "ref: refs/heads/main\n",
 			}
 			for k, v := range tc.b {
-				files[k] = v
+				files[k] = strings.ReplaceAll(v, "@D@", dir)
 			}
 			writeFiles(t, dir, files)
 			before := treeState(t, dir)
