@@ -264,3 +264,26 @@ func TestYAMLDirective(t *testing.T) {
 		})
 	}
 }
+
+// migrate --out FILE from a dump where no row migrates writes no file and
+// no "written:" line, so the next --out is not blocked by an empty file
+// (which census would refuse as holding no rows); the run that migrates
+// the row then writes it.
+func TestOutFileNothingMigrated(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"live.ndjson": `{"catalog_name":"acmeCo/v1","spec_type":"materialization","last_pub_id":"0011223344556678","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"h","warehouse":"w","syncSchedule":{"syncFrequency":"4h"}}}},"bindings":[]}}` + "\n"})
+	r := schedtoolIn(t, dir, "migrate", "--out", "out.ndjson", "live.ndjson")
+	if r.code != 2 || strings.Contains(r.stderr, "written: ") || !strings.Contains(r.stderr, "0 written") {
+		t.Errorf("exit %d, want 2, 0 written and no written: line\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.ndjson")); !os.IsNotExist(err) {
+		t.Errorf("out.ndjson: %v, want no file", err)
+	}
+	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "--out", "out.ndjson", "live.ndjson")
+	if r.code != 0 || !strings.Contains(r.stderr, "written: out.ndjson") {
+		t.Errorf("with --enable-runtime-v2: exit %d, want 0 and out.ndjson written\n%s", r.code, r.stderr)
+	}
+	if r := schedtoolIn(t, dir, "census", "out.ndjson"); r.code != 0 {
+		t.Errorf("census out.ndjson: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
