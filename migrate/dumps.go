@@ -44,7 +44,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	// The names seen are kept as hashes and places (nameSet), so that
 	// the check costs 16 bytes a row, not the name and its place.
 	first := newNameSet()
-	outRows := 0 // rows put in --out FILE
+	outRows := 0           // rows put in --out FILE
 	var dumpNames []string // by input, for the places first gives back
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		input := len(dumpNames)
