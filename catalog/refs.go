@@ -281,7 +281,7 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 		return "" // a URL, or nothing: no file to copy
 	}
 	by := fmt.Sprintf("%s:%d:%d", n.Doc.File, n.Line(), n.Col())
-	// The path as Flow reads it (FlowPath): escapes decoded, '\\' as '/'.
+	// The path as Flow reads it (FlowPath): escapes decoded, '\' as '/'.
 	p, msg := (&loader{}).contain(in, n.Doc.File, s, what)
 	if msg != "" {
 		c.add(TreeFile{Path: p, Root: in.Root, Left: msg, By: by})
