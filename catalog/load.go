@@ -49,6 +49,10 @@ type ConfigRef struct {
 	Image string
 	File  string // the source that holds it
 	Line  int
+	// Path is the file it names, resolved as Flow reads it (FlowPath):
+	// a reference with no identity (no file there) holds back each
+	// config file whose name it holds.
+	Path  string
 	ID    FileID // the file it names; set when it could be stat'ed
 	HasID bool
 	// Refused is why the reference was refused (it escapes the root):
@@ -338,17 +342,18 @@ func (l *loader) captures(in Input, doc *tree.Doc) {
 }
 
 // ref records a reference to the config file rel (relative to the
-// source), with the identity of the file it names. A reference that
-// escapes the root is recorded as refused, its target stat'ed (for its
-// identity) but never read.
+// source), resolved as Flow reads it, with the identity of the file it
+// names. A reference that escapes the root is recorded as refused, its
+// target stat'ed (for its identity) but never read.
 func (l *loader) ref(in Input, r ConfigRef, rel string) {
 	p, msg := l.contain(in, r.File, rel, "config file")
-	if msg != "" {
-		r.Refused = msg
-		if !filepath.IsAbs(rel) && !strings.Contains(rel, "://") && r.File != "-" {
-			p = filepath.Join(filepath.Dir(r.File), filepath.FromSlash(rel))
-		} else {
-			p = rel
+	r.Refused = msg
+	r.Path = p
+	if p == "" {
+		// A URL: what it names, as Flow spells it, for Users to match.
+		r.Path, _, _ = FlowPath(rel)
+		if r.Path == "" {
+			r.Path = rel
 		}
 	}
 	if p != "" {

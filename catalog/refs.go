@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -278,22 +277,14 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 	if config && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		return ""
 	}
-	s, _, _ = strings.Cut(s, "#")
-	s, _, _ = strings.Cut(s, "?")
-	if s == "" || hasScheme(s) {
-		return ""
-	}
-	// A URL's escapes (%20) name the file Flow fetches; a name that
-	// exists as written is taken as written.
-	if _, err := os.Lstat(filepath.Join(filepath.Dir(n.Doc.File), filepath.FromSlash(s))); err != nil {
-		if u, uerr := url.PathUnescape(s); uerr == nil {
-			s = u
-		}
+	if fp, _, ok := FlowPath(s); !ok || fp == "" {
+		return "" // a URL, or nothing: no file to copy
 	}
 	by := fmt.Sprintf("%s:%d:%d", n.Doc.File, n.Line(), n.Col())
+	// The path as Flow reads it (FlowPath): escapes decoded, '\' as '/'.
 	p, msg := (&loader{}).contain(in, n.Doc.File, s, what)
 	if msg != "" {
-		c.add(TreeFile{Path: filepath.Join(filepath.Dir(n.Doc.File), filepath.FromSlash(s)), Root: in.Root, Left: msg, By: by})
+		c.add(TreeFile{Path: p, Root: in.Root, Left: msg, By: by})
 		return ""
 	}
 	st, err := os.Stat(p)

@@ -146,10 +146,11 @@ func TestRefsOutsideRoot(t *testing.T) {
 	root := filepath.Join(dir, "root")
 	os.MkdirAll(root, 0o755)
 	os.WriteFile(filepath.Join(dir, "outside.yaml"), []byte("a: 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "abs.yaml"), []byte("a: 1\n"), 0o644)
 	os.Symlink(filepath.Join(dir, "outside.yaml"), filepath.Join(root, "link.yaml"))
 	os.WriteFile(filepath.Join(root, "flow.yaml"), []byte(`collections:
   a/col: {schema: ../outside.yaml, key: [/id]}
-  a/abs: {schema: `+filepath.Join(dir, "outside.yaml")+`, key: [/id]}
+  a/abs: {schema: `+filepath.Join(dir, "abs.yaml")+`, key: [/id]}
   a/link: {schema: link.yaml, key: [/id]}
 `), 0o644)
 	opts := DefaultOptions()

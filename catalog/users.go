@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"schedtool/catalog/tree"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,6 +77,10 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	for id, p := range ids {
 		names[id] = []string{filepath.Base(p)}
 	}
+	read := map[any]bool{}
+	for _, f := range cat.Files {
+		read[fileKey(f)] = true
+	}
 	var walked []Input
 	var outside []Unparsed // sources under a root that resolve outside it
 	roots := map[any]bool{}
@@ -97,8 +102,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			continue
 		}
 		roots[rk] = true
-		covered = covered && dirs[rk]
-		found, _, err := findSources(in.Root)
+		found, extra, as, err := userSources(in.Root, ids, read, opts)
 		if err != nil {
 			// A root that cannot be searched whole may hide any user.
 			for _, p := range ids {
@@ -118,8 +122,9 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			}
 		}
 		walked = append(walked, w)
-		for id, as := range aliases(in.Root, ids) {
-			names[id] = append(names[id], as...)
+		covered = covered && dirs[rk] && !extra
+		for id, a := range as {
+			names[id] = append(names[id], a...)
 		}
 	}
 	full := cat
@@ -130,6 +135,16 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	}
 	for _, r := range full.Refs {
 		if !r.HasID {
+			// No file there to compare: a reference that holds a config
+			// file's name (as Flow reads it) might still mean it.
+			for id, p := range ids {
+				for _, n := range names[id] {
+					if strings.Contains(r.Path, n) {
+						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
+						break
+					}
+				}
+			}
 			continue
 		}
 		p, ok := ids[r.ID]
@@ -148,6 +163,8 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			continue // read by this run: migrate judges it
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
 			h.Why = "not selected by --name/--prefix/--image"
+		case underDirs(inputs, r.File):
+			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, or not named flow.yaml or *.flow.yaml, and not imported by one)"
 		default:
 			h.Why = "not under the PATHs given"
 		}
@@ -186,11 +203,12 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 
 // Unescape decodes the escapes a YAML or JSON string may spell a name
 // with (\uXXXX, \UXXXXXXXX, \xXX, and the one-letter escapes of a
-// separator: \/ and \.), leaving every other byte as it is: a source
-// that cannot be parsed is searched for a file's name in this text.
+// separator: \/ and \.), then the %-escapes Flow decodes in a path
+// (PercentDecode), leaving every other byte as it is: a source that
+// cannot be parsed is searched for a file's name in this text.
 func Unescape(b []byte) []byte {
 	if bytes.IndexByte(b, '\\') < 0 {
-		return b
+		return PercentDecode(b)
 	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
@@ -213,44 +231,93 @@ func Unescape(b []byte) []byte {
 		}
 		out = append(out, b[i])
 	}
-	return out
+	return PercentDecode(out)
 }
 
-// aliases are the base names of the other paths under root to the config
-// files ids holds: symlinks to them, and hard links (YAML or JSON names),
-// hidden directories skipped as when looking for sources. A source that
-// cannot be parsed and names a config by an alias holds it back too.
-func aliases(root string, ids map[FileID]string) map[FileID][]string {
-	out := map[FileID][]string{}
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+// userSources walks root once for what the users of the config files
+// ids holds can be in: the catalog sources discovery finds, and also
+// those it does not (docs/shared-configs.md): sources in hidden
+// directories (every one but .git), and every other YAML or JSON file
+// whose top level is a mapping with a materializations, captures,
+// collections or import key (a source published by its own name:
+// flowctl --source b/main.yaml). extra says whether it found one that
+// cat's own read (the files read) lacks. It gives too the base names
+// of the other paths to the config files: symlinks to them and hard
+// links (YAML or JSON names); a source that cannot be parsed and names
+// a config by an alias holds it back too.
+func userSources(root string, ids map[FileID]string, read map[any]bool, opts Options) (srcs []string, extra bool, aliases map[FileID][]string, err error) {
+	aliases = map[FileID][]string{}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return nil
+			return err
 		}
 		if d.IsDir() {
-			if p != root && strings.HasPrefix(d.Name(), ".") {
+			if p != root && d.Name() == ".git" {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-		case d.Type().IsRegular() && isYAMLOrJSON(d.Name()):
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Nlink < 2 {
-				return nil
-			}
-		default:
+		if !isYAMLOrJSON(d.Name()) && d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
-		if id, ok := Identify(p); ok {
-			if _, ok := ids[id]; ok {
-				out[id] = append(out[id], d.Name())
+		id, ok := Identify(p)
+		if _, config := ids[id]; ok && config {
+			if d.Type()&fs.ModeSymlink != 0 || hardLinked(d) {
+				aliases[id] = append(aliases[id], d.Name())
 			}
+			return nil
+		}
+		if !isYAMLOrJSON(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
+			return nil
+		}
+		srcs = append(srcs, filepath.Clean(p))
+		if !read[fileKey(p)] {
+			extra = true
 		}
 		return nil
 	})
-	return out
+	sort.Strings(srcs)
+	return srcs, extra, aliases, err
+}
+
+// underDirs reports whether a file is under a directory given as a
+// PATH: a user there that the run did not read is in a source that
+// discovery skips.
+func underDirs(inputs []Input, file string) bool {
+	for _, in := range inputs {
+		if in.Dir != "" && within(in.Dir, file) {
+			return true
+		}
+	}
+	return false
+}
+
+func hardLinked(d fs.DirEntry) bool {
+	info, err := d.Info()
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink >= 2
+}
+
+// looksLikeSource reports whether a YAML or JSON file that is not named
+// as a source is one all the same: its top level is a mapping with a
+// key only a catalog source has. One that cannot be read or parsed is
+// not taken for one.
+func looksLikeSource(p string, opts Options) bool {
+	src, err := ReadRegular(p, opts.MaxFileSize, "--max-file-size")
+	if err != nil {
+		return false
+	}
+	doc, err := Parse(p, src, opts.Limits)
+	if err != nil || doc.Root.Kind != tree.Object {
+		return false
+	}
+	for _, k := range []string{"materializations", "captures", "collections", "import"} {
+		if doc.Root.Get(k) != nil {
+			return true
+		}
+	}
+	return false
 }

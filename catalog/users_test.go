@@ -47,6 +47,29 @@ func TestUsers(t *testing.T) {
 			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/c (flow.yaml:3: a capture, which schedtool does not migrate)"}, ""},
 		{"derivation", map[string]string{"flow.yaml": "collections:\n  acmeCo/d:\n    derive: {using: {connector: {image: x, config: s.yaml}}}\n  acmeCo/e: {}\n" + usersSource("acmeCo/a", "s.yaml")},
 			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/d (flow.yaml:3: a derivation, which schedtool does not migrate)"}, ""},
+		// References spelled as Flow's loader reads them (Url::join).
+		{"percent escape", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s%2Eyaml")},
+			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6: not under the PATHs given)"}, ""},
+		{"backslash, query, fragment", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", `'..\s.yaml'`, "acmeCo/c", "../s.yaml?v=1", "acmeCo/d", "'../s.yaml#x'")},
+			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6", "acmeCo/c (b/flow.yaml:12", "acmeCo/d (b/flow.yaml:18"}, ""},
+		{"file URL", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "file:../s.yaml")},
+			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6: not under the PATHs given)"}, ""},
+		{"import spelled with escapes", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": "import: ['t\\x%2Eyaml?q']\n",
+			"b/t/x.yaml": usersSource("acmeCo/b", "../../s.yaml")},
+			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/t/x.yaml:6"}, ""},
+		{"no file there, names it", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "https://x/s.yaml")},
+			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6: its reference (read as https://x/s.yaml) names no file there, but it names s.yaml)"}, ""},
+		{"no file there, names another", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../u.yaml")},
+			[2]string{}, []string{"a"}, Selector{}, nil, ""},
+		// Sources discovery does not see count as users all the same.
+		{"hidden directory", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
+			[2]string{"b", ".private"}, []string{"."}, Selector{}, []string{"acmeCo/p (.private/flow.yaml:6: under the PATHs given, in a source they do not read"}, ""},
+		{"a source by another name, and its import", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
+			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
+			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/b (b/tasks.yaml:6: under the PATHs given, in a source", "acmeCo/c (c/other.json:1: under the PATHs given, in a source"}, ""},
+		{"not a source: .git, no catalog key, not a mapping", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".git/flow.yaml": usersSource("acmeCo/g", "../s.yaml"),
+			"b/notes.yaml": "config: ../s.yaml\nimport_: x\n", "b/list.yaml": "- import: [../a/flow.yaml]\n", "b/broken.yaml": "import: [\n"},
+			[2]string{}, []string{"."}, Selector{}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -90,16 +113,20 @@ func TestUsers(t *testing.T) {
 
 func TestUnescape(t *testing.T) {
 	for in, want := range map[string]string{
-		`a\u002eb`:     "a.b",
-		`a\x2eb`:       "a.b",
-		`a\U0000002eb`: "a.b",
-		`a\.b\/c`:      "a.b/c",
-		`a\u00`:        `a\u00`,
-		`a\uZZZZ`:      `a\uZZZZ`,
-		`a\U0011ffff`:  `a\U0011ffff`, // not a code point
-		`plain`:        "plain",
-		`trailing\`:    `trailing\`,
-		`\\u002e`:      `\.`,
+		`a\u002eb`:        "a.b",
+		`a\x2eb`:          "a.b",
+		`a\U0000002eb`:    "a.b",
+		`a\.b\/c`:         "a.b/c",
+		`a\u00`:           `a\u00`,
+		`a\uZZZZ`:         `a\uZZZZ`,
+		`a\U0011ffff`:     `a\U0011ffff`, // not a code point
+		`plain`:           "plain",
+		`trailing\`:       `trailing\`,
+		`\\u002e`:         `\.`,
+		`a%2Eb`:           "a.b",
+		`a\u0025\u0032eb`: "a.b", // an escaped %-escape is one Flow decodes
+		`a%2`:             "a%2",
+		`a%zzb`:           "a%zzb",
 	} {
 		if got := string(Unescape([]byte(in))); got != want {
 			t.Errorf("Unescape(%q) = %q, want %q", in, got, want)
@@ -107,18 +134,60 @@ func TestUnescape(t *testing.T) {
 	}
 }
 
-// FuzzUnescape: never a panic, and text without a backslash unchanged.
+// FuzzUnescape: never a panic, and text without a backslash or a percent sign unchanged.
 func FuzzUnescape(f *testing.F) {
 	for _, s := range []string{`a\u002eb`, `\x`, `\U0010ffff`, "plain", `\\\`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got := Unescape(b)
-		if !strings.Contains(string(b), `\`) && string(got) != string(b) {
+		if !strings.ContainsAny(string(b), `\%`) && string(got) != string(b) {
 			t.Fatalf("%q changed to %q", b, got)
 		}
 		if len(got) > len(b) {
 			t.Fatalf("%q grew to %q", b, got)
+		}
+	})
+}
+
+// FlowPath reads a reference as Flow's loader does (Url::join, then the
+// file URL's path); a URL of another scheme or host names no file.
+func TestFlowPath(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		abs, ok  bool
+	}{
+		{"../s.yaml", "../s.yaml", false, true},
+		{"../s%2Eyaml", "../s.yaml", false, true},
+		{`..\s.yaml`, "../s.yaml", false, true},
+		{"../s.yaml?v=1", "../s.yaml", false, true},
+		{"../s.yaml#frag", "../s.yaml", false, true},
+		{"file:../s.yaml", "../s.yaml", false, true},
+		{"file:///abs/s.yaml", "/abs/s.yaml", true, true},
+		{"FILE://localhost/abs/s.yaml", "/abs/s.yaml", true, true},
+		{"/abs/s%20x.yaml", "/abs/s x.yaml", true, true},
+		{"file://host/abs/s.yaml", "", false, false},
+		{"https://x/s.yaml", "", false, false},
+		{"a%zz.yaml", "a%zz.yaml", false, true},
+		{" s.yaml\n", "s.yaml", false, true},
+	} {
+		got, abs, ok := FlowPath(tc.in)
+		if got != tc.want || abs != tc.abs || ok != tc.ok {
+			t.Errorf("FlowPath(%q) = %q, %v, %v; want %q, %v, %v", tc.in, got, abs, ok, tc.want, tc.abs, tc.ok)
+		}
+	}
+}
+
+// FuzzFlowPath: never a panic, and a plain relative path unchanged.
+func FuzzFlowPath(f *testing.F) {
+	for _, s := range []string{"../s.yaml", `a\b%2e?x#y`, "file:///a", "file:", "%", "x:y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, _, ok := FlowPath(s)
+		plain := s != "" && !strings.ContainsAny(s, "\\%?#:") && strings.IndexFunc(s, func(r rune) bool { return r <= ' ' }) < 0
+		if ok && plain && got != s {
+			t.Fatalf("%q read as %q", s, got)
 		}
 	})
 }

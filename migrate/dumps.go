@@ -44,6 +44,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	// The names seen are kept as hashes and places (nameSet), so that
 	// the check costs 16 bytes a row, not the name and its place.
 	first := newNameSet()
+	outRows := 0           // rows put in --out FILE
 	var dumpNames []string // by input, for the places first gives back
 	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
 		input := len(dumpNames)
@@ -103,6 +104,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 				outFile.Write(row.New)
 				outFile.Write([]byte{'\n'})
 				r.sum.Written++
+				outRows++
 			}
 		})
 		if r.json != nil && rows > 0 && pub == nil {
@@ -132,6 +134,12 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		if err != nil {
 			outFile.Abort()
 			r.sum.Failed++
+			return err
+		}
+		if outRows == 0 {
+			// Nothing migrated: no file, which an empty one would
+			// block the next --out with and census refuse as no rows.
+			outFile.Abort()
 			return err
 		}
 		if cerr := outFile.Commit(); cerr != nil {

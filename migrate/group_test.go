@@ -458,3 +458,48 @@ func noTemps(t *testing.T, dir string) {
 		}
 	}
 }
+
+// --out FILE from a dump where no row migrates writes nothing: no file
+// (an empty one would block the next --out and census refuses it) and
+// no "written:" line; a near miss, one row that migrates, writes it.
+func TestDumpOutNothingMigratedWritesNoFile(t *testing.T) {
+	row := func(name string, v2 bool) string {
+		flags := ""
+		if v2 {
+			flags = `"shards":{"flags":{"enable-runtime-v2":"true"}},`
+		}
+		return `{"catalog_name":"` + name + `","spec_type":"materialization","last_pub_id":"0102030405060708","spec":{` + flags + `"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"1h"}}}},"bindings":[]}}` + "\n"
+	}
+	for _, tc := range []struct {
+		name, rows string
+		want       int
+	}{
+		{"V1 only", row("acmeCo/v1", false), 0},
+		{"one to migrate", row("acmeCo/v1", false) + row("acmeCo/v2", true), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			in := filepath.Join(dir, "live.ndjson")
+			os.WriteFile(in, []byte(tc.rows), 0o644)
+			reg := connector.Builtin()
+			mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
+			inputs, err := catalog.Resolve([]string{in}, catalog.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			sum, err := mg.Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutFile, Out: filepath.Join(dir, "rows.ndjson")}, &out, &errb)
+			if err != nil || sum.Written != tc.want {
+				t.Fatalf("%v, %d written, want %d\n%s", err, sum.Written, tc.want, errb.String())
+			}
+			b, rerr := os.ReadFile(filepath.Join(dir, "rows.ndjson"))
+			written := strings.Contains(errb.String(), "written: ")
+			if tc.want == 0 && (rerr == nil || written) || tc.want > 0 && (rerr != nil || strings.Count(string(b), "\n") != tc.want || !written) {
+				t.Errorf("rows.ndjson: %q %v; written line %v\n%s", b, rerr, written, errb.String())
+			}
+			if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+				t.Errorf("temp files left: %v", left)
+			}
+		})
+	}
+}

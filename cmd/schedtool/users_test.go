@@ -150,6 +150,34 @@ func TestUsersBehindImportsAndSpellings(t *testing.T) {
 		{"%YAML 1.2 directive", map[string]string{
 			"b/flow.yaml": "%YAML 1.2\n---\nmaterializations:\n" + task("acmeCo/b", "../shared.config.yaml", true),
 		}, "acmeCo/b (b/flow.yaml:"},
+		// Spelled as Flow's loader reads them (Url::join, then the path).
+		{"percent escape", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "../shared%2Econfig.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"backslash", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", `'..\shared.config.yaml'`, true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"query", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml?v=1", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"relative file: URL", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "file:../shared.config.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"absolute file: URL", map[string]string{
+			"b/flow.yaml": "materializations:\n" + task("acmeCo/b", "file://@D@/shared.config.yaml", true),
+		}, "acmeCo/b (b/flow.yaml:"},
+		{"import spelled with a backslash and an escape", map[string]string{
+			"b/flow.yaml":      `import: ['sub\tasks%2Eyaml?x=1']` + "\n",
+			"b/sub/tasks.yaml": "materializations:\n" + task("acmeCo/b", "../../shared.config.yaml", true),
+		}, "acmeCo/b (b/sub/tasks.yaml:"},
+		// Sources discovery does not see.
+		{"hidden directory", map[string]string{
+			".private/flow.yaml": "materializations:\n" + task("acmeCo/p", "../shared.config.yaml", true),
+		}, "acmeCo/p (.private/flow.yaml:"},
+		{"a source by another name", map[string]string{
+			"b/main.yaml":  "import: [tasks.yaml]\n",
+			"b/tasks.yaml": "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", true),
+		}, "acmeCo/b (b/tasks.yaml:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -159,7 +187,7 @@ func TestUsersBehindImportsAndSpellings(t *testing.T) {
 				".git/HEAD":          "ref: refs/heads/main\n",
 			}
 			for k, v := range tc.b {
-				files[k] = v
+				files[k] = strings.ReplaceAll(v, "@D@", dir)
 			}
 			writeFiles(t, dir, files)
 			before := treeState(t, dir)
@@ -304,5 +332,28 @@ func TestLimitSmallerThanAGroup(t *testing.T) {
 	sameTree(t, "--limit 1", treeState(t, dir), before)
 	if r := schedtoolIn(t, dir, "migrate", "--write", "--limit", "2", "."); r.code != 0 || !strings.Contains(r.stderr, "2 to migrate") {
 		t.Errorf("--limit 2: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// migrate --out FILE from a dump where no row migrates writes no file and
+// no "written:" line, so the next --out is not blocked by an empty file
+// (which census would refuse as holding no rows); the run that migrates
+// the row then writes it.
+func TestOutFileNothingMigrated(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"live.ndjson": `{"catalog_name":"acmeCo/v1","spec_type":"materialization","last_pub_id":"0011223344556678","spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"h","warehouse":"w","syncSchedule":{"syncFrequency":"4h"}}}},"bindings":[]}}` + "\n"})
+	r := schedtoolIn(t, dir, "migrate", "--out", "out.ndjson", "live.ndjson")
+	if r.code != 2 || strings.Contains(r.stderr, "written: ") || !strings.Contains(r.stderr, "0 written") {
+		t.Errorf("exit %d, want 2, 0 written and no written: line\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.ndjson")); !os.IsNotExist(err) {
+		t.Errorf("out.ndjson: %v, want no file", err)
+	}
+	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "--out", "out.ndjson", "live.ndjson")
+	if r.code != 0 || !strings.Contains(r.stderr, "written: out.ndjson") {
+		t.Errorf("with --enable-runtime-v2: exit %d, want 0 and out.ndjson written\n%s", r.code, r.stderr)
+	}
+	if r := schedtoolIn(t, dir, "census", "out.ndjson"); r.code != 0 {
+		t.Errorf("census out.ndjson: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
