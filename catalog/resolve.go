@@ -299,9 +299,14 @@ func setRoot(in *Input, dir, root string) error {
 		in.Root, in.RootWhy = top, "the enclosing git work tree"
 		return nil
 	}
-	in.Root, in.RootWhy = dir, "the PATH's own directory"
+	in.Root, in.RootWhy = dir, RootOwnDir
 	return nil
 }
+
+// RootOwnDir is the RootWhy of a root that is the PATH's own directory
+// (no --root, no git work tree): the users of a config file seen under
+// it may not be all of them.
+const RootOwnDir = "the PATH's own directory"
 
 // sameForm writes p relative to the working directory when like is
 // relative, absolute when like is absolute.

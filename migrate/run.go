@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -178,6 +179,11 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		for _, n := range notes {
 			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
 		}
+		if len(cat.Configs) > 0 {
+			for _, root := range ownDirRoots(sources) {
+				fmt.Fprintf(errw, "schedtool: the root is %s, the PATH's own directory (no --root, no git work tree): a task outside it that uses one of its config files is not seen, and would lose its pacing when the file changes; give --root DIR, a directory holding every catalog that might use them\n", report.Escape(root))
+			}
+		}
 		if opts.Mode == OutDir {
 			// Where each file goes, and whether it may: refused before
 			// anything is written, standard output included.
@@ -297,4 +303,17 @@ func (r *runner) task(t *Task) {
 	if r.json != nil {
 		r.json.task(t)
 	}
+}
+
+// ownDirRoots are the roots, once each, that are a PATH's own directory:
+// the users of a config file are found under the root, so a task beside
+// it, outside, is not seen (docs/shared-configs.md).
+func ownDirRoots(inputs []catalog.Input) []string {
+	var out []string
+	for _, in := range inputs {
+		if in.RootWhy == catalog.RootOwnDir && !slices.Contains(out, in.Root) {
+			out = append(out, in.Root)
+		}
+	}
+	return out
 }

@@ -357,3 +357,24 @@ func TestOutFileNothingMigrated(t *testing.T) {
 		t.Errorf("census out.ndjson: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// With no --root and no git work tree, the root is the PATH's own
+// directory: a task beside it that uses one of its config files is not
+// seen, and the run says so (a near miss: --root, and no config file).
+func TestRootOwnDirectoryNote(t *testing.T) {
+	const note = "the PATH's own directory (no --root, no git work tree): a task outside it that uses one of its config files is not seen"
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a/flow.yaml":          "materializations:\n" + task("acmeCo/a", "shared.config.yaml", true),
+		"a/shared.config.yaml": sharedConfig,
+		"c/flow.yaml":          "materializations:\n" + task("acmeCo/c", "{host: h, syncSchedule: {syncFrequency: 1h}}", true),
+	})
+	if r := schedtoolIn(t, dir, "migrate", "a"); !strings.Contains(r.stderr, "schedtool: the root is a, "+note) {
+		t.Errorf("no note of the root:\n%s", r.stderr)
+	}
+	for _, args := range [][]string{{"migrate", "--root", ".", "a"}, {"migrate", "c"}} {
+		if r := schedtoolIn(t, dir, args...); strings.Contains(r.stderr, note) {
+			t.Errorf("%v: a note of the root:\n%s", args, r.stderr)
+		}
+	}
+}
