@@ -8,48 +8,54 @@ import (
 )
 
 // ParseJSON parses one JSON document (RFC 8259) into a tree whose nodes
-// know their byte offsets. Duplicate keys are refused.
+// know their byte offsets. Duplicate keys are refused. It is ParseJSONWith
+// with only limits.
 //
 // String values without escapes share src's memory: src must not be
 // changed while the tree (or a string from it) is in use.
 func ParseJSON(file string, src []byte, lim Limits) (*Doc, error) {
-	return ParseJSONSkipping(file, src, lim, nil, nil)
+	return ParseJSONWith(file, src, JSONOptions{Limits: lim})
 }
 
 // Skip says whether the value of key, in the object reached from the root
 // by path (its keys), need not be built.
 type Skip func(path []string, key string) bool
 
-// ParseJSONSkipping is ParseJSON, but the values that skip names are only
-// checked, not built: they become Raw nodes (Null ones for a null). A
-// document with a syntax error there still fails. With an arena, nodes
-// come from it (see Arena for what that implies).
-func ParseJSONSkipping(file string, src []byte, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
-	return ParseJSONAt(file, src, 0, lim, skip, arena)
+// JSONOptions say how ParseJSONWith reads a document; the zero value reads
+// a whole file with no limits.
+type JSONOptions struct {
+	Limits Limits
+	// Skip names the values that are only checked, not built: they
+	// become Raw nodes (Null ones for a null). A document with a syntax
+	// error there still fails.
+	Skip Skip
+	// Arena, when set, is where nodes come from (see Arena for what that
+	// implies).
+	Arena *Arena
+	// LineBase is for text that starts at line LineBase+1 of its file (a
+	// row of a dump): the document's LineBase, and the lines its errors
+	// give, messages included.
+	LineBase int
+	// LineStarts is for text whose line breaks were turned into spaces (a
+	// multi-line element of flowctl raw get output, as a dump row): the
+	// offsets in src where its lines start (ascending; LineStarts[0] is
+	// 0, or minus the columns of its line before src when src starts
+	// further right), so that positions are the file's; src then holds
+	// no '\n'. The document keeps them.
+	LineStarts []int
 }
 
-// ParseJSONAt is ParseJSONSkipping for text that starts at line
-// lineBase+1 of its file (a row of a dump): the document's LineBase, and
-// the lines its errors give, messages included.
-func ParseJSONAt(file string, src []byte, lineBase int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
-	return ParseJSONLines(file, src, lineBase, nil, lim, skip, arena)
-}
-
-// ParseJSONLines is ParseJSONAt for text whose line breaks were turned
-// into spaces (a multi-line element of flowctl raw get output, as a dump
-// row): starts are the offsets in src where its lines start (ascending;
-// starts[0] is 0, or minus the columns of its line before src when src
-// starts further right), so that positions are the file's. src holds no '\n'.
-// With no starts it is ParseJSONAt. The document keeps starts.
-func ParseJSONLines(file string, src []byte, lineBase int, starts []int, lim Limits, skip Skip, arena *Arena) (*Doc, error) {
-	d := &Doc{File: file, Src: src, Format: JSON, LineBase: lineBase}
+// ParseJSONWith is ParseJSON with options.
+func ParseJSONWith(file string, src []byte, o JSONOptions) (*Doc, error) {
+	d := &Doc{File: file, Src: src, Format: JSON, LineBase: o.LineBase}
+	arena := o.Arena
 	if arena == nil {
 		arena = &Arena{}
 	}
-	p := jsonParser{doc: d, src: src, lim: lim, line: 1, skip: skip, arena: arena,
+	p := jsonParser{doc: d, src: src, lim: o.Limits, line: 1, skip: o.Skip, arena: arena,
 		fields: arena.openFields[:0], items: arena.openItems[:0]}
-	if len(starts) > 0 {
-		d.setLines(starts)
+	if len(o.LineStarts) > 0 {
+		d.setLines(o.LineStarts)
 		// Line 0 and column 0 on every node: both are computed from its
 		// offset when asked (Node.Line, Node.Col), with the lines given.
 		p.line, p.lineStart = 0, -1
