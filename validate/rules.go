@@ -102,19 +102,17 @@ func (p *Pass) at(ptr string) *tree.Node {
 	return configNode(p.m)
 }
 
-// connectorProblems are the problems of the connector's schedule of
-// this kind (none without a connector schedule).
-func (p *Pass) connectorProblems(kind connector.ProblemKind) []connector.Problem {
+// eachProblem calls f with each problem of this kind of the connector's
+// schedule (none without a connector schedule).
+func (p *Pass) eachProblem(kind connector.ProblemKind, f func(connector.Problem)) {
 	if p.entry == nil {
-		return nil
+		return
 	}
-	var out []connector.Problem
 	for _, pr := range p.res.Problems {
 		if pr.Kind == kind {
-			out = append(out, pr)
+			f(pr)
 		}
 	}
-	return out
 }
 
 // scheduleKnown reports whether the rules about the connector's delay
@@ -230,10 +228,10 @@ func checkSyncScheduleConflict(p *Pass) {
 // checkInvalidConnectorSchedule: a connector schedule its connector
 // would refuse.
 func checkInvalidConnectorSchedule(p *Pass) {
-	for _, pr := range p.connectorProblems(connector.ProblemInvalid) {
+	p.eachProblem(connector.ProblemInvalid, func(pr connector.Problem) {
 		n := p.at(pr.Pointer)
 		p.report(n, pr.Msg+zoneHint(pr.Pointer, n))
-	}
+	})
 }
 
 // checkAckDelayStacks: a materialization syncSchedule while the
@@ -251,22 +249,22 @@ func checkAckDelayStacks(p *Pass) {
 // checkLegacyUpdateDelay: advanced.updateDelay, which current images
 // reject.
 func checkLegacyUpdateDelay(p *Pass) {
-	for _, pr := range p.connectorProblems(connector.ProblemUpdateDelay) {
+	p.eachProblem(connector.ProblemUpdateDelay, func(pr connector.Problem) {
 		p.report(p.at(pr.Pointer), pr.Msg)
-	}
+	})
 }
 
 // checkOffEnumScheduleValue: a schedule value the connector accepts but
 // its published schema does not list; info for a file sink migrate
 // zeroed.
 func checkOffEnumScheduleValue(p *Pass) {
-	for _, pr := range p.connectorProblems(connector.ProblemOffEnum) {
+	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
 		if migratedFileSink(p.res, p.sched) {
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
 		} else {
 			p.report(p.at(pr.Pointer), pr.Msg)
 		}
-	}
+	})
 }
 
 // checkConnectorScheduleCrashes: an alternating connector schedule that
@@ -296,7 +294,7 @@ func checkConnectorScheduleInUse(p *Pass) {
 // checkSealedSchedule: an encrypted schedule value, whose effect is
 // unknown.
 func checkSealedSchedule(p *Pass) {
-	for _, pr := range p.connectorProblems(connector.ProblemSealed) {
+	p.eachProblem(connector.ProblemSealed, func(pr connector.Problem) {
 		p.report(p.at(pr.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", p.m.Name, pr.Msg))
-	}
+	})
 }
