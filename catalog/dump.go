@@ -117,7 +117,7 @@ func (w *Worker) LineIn(off int) int {
 // its upMark prefix: it returns the row and how many lines above its
 // line in the dump it starts. A row the prefix puts at a column past 1
 // has its first line start before the row: w.lines[0] is minus the
-// columns before it (tree.ParseJSONLines).
+// columns before it (tree.JSONOptions.LineStarts).
 func (w *Worker) unmark(row []byte) ([]byte, int) {
 	w.lines = w.lines[:0]
 	up, first := 0, 0
@@ -459,10 +459,13 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 	if len(bytes.TrimSpace(row)) == 0 {
 		return rr // blank lines are not rows
 	}
+	jo := tree.JSONOptions{Limits: opts.Limits, Skip: skip, Arena: arena, LineBase: line - 1, LineStarts: lines}
 	if !bytes.Contains(row, materializationMark) {
 		// Not a materialization: check that it is a JSON object with a
 		// spec_type string, building nothing else.
-		doc, err := tree.ParseJSONLines(file, row, line-1, lines, opts.Limits, onlySpecType, arena)
+		only := jo
+		only.Skip = onlySpecType
+		doc, err := tree.ParseJSONWith(file, row, only)
 		if err != nil {
 			return badSyntax(rr, file, line, err)
 		}
@@ -488,7 +491,7 @@ func readRow(file string, line int, row []byte, lines []int, opts Options, skip 
 		}
 		// "materialization" spelled with JSON escapes: read it whole.
 	}
-	doc, err := tree.ParseJSONLines(file, row, line-1, lines, opts.Limits, skip, arena)
+	doc, err := tree.ParseJSONWith(file, row, jo)
 	if err != nil {
 		return badSyntax(rr, file, line, err)
 	}
@@ -648,7 +651,7 @@ func noSpecType(st *tree.Node) string {
 func RowParser(opts DumpOptions) func(file string, src []byte) (*tree.Doc, error) {
 	skip := rowSkip(opts.ConfigKeys, opts.Lean)
 	return func(file string, src []byte) (*tree.Doc, error) {
-		return tree.ParseJSONSkipping(file, src, opts.Limits, skip, nil)
+		return tree.ParseJSONWith(file, src, tree.JSONOptions{Limits: opts.Limits, Skip: skip})
 	}
 }
 

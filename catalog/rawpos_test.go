@@ -189,7 +189,7 @@ func rawNodePositions(t *testing.T, in []byte) int {
 			if bytes.IndexByte(row, '\r') >= 0 || bytes.IndexByte(row, '\n') >= 0 {
 				return []string{fmt.Sprintf("row %d: line marks left in %q", line, row)}
 			}
-			doc, err := tree.ParseJSONLines("raw.json", row, line-1, w.lines, tree.DefaultLimits, nil, nil)
+			doc, err := tree.ParseJSONWith("raw.json", row, tree.JSONOptions{Limits: tree.DefaultLimits, LineBase: line - 1, LineStarts: w.lines})
 			if err != nil {
 				se, ok := err.(*tree.SyntaxError)
 				if !ok {

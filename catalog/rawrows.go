@@ -32,7 +32,7 @@ func IsRawRows(head []byte) bool {
 // dump), and any '\r' of the file a space, so that every byte of a row
 // keeps its column and the row marks where the file's lines start:
 // ScanDumpRaw turns the marks back into spaces and reads the row with
-// those line starts (tree.ParseJSONLines), so that positions in a
+// those line starts (tree.JSONOptions.LineStarts), so that positions in a
 // pretty-printed element are the file's. The array's own syntax
 // (brackets, commas) is checked here; the elements are left to the row
 // reader.

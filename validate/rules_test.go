@@ -357,3 +357,21 @@ func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
 		})
 	}
 }
+
+// validate.Rules and finding.Rules list the same rules in the same order:
+// one list of ids, severities and summaries, one rule type beside each.
+func TestRulesMatchFinding(t *testing.T) {
+	var got, want []string
+	for _, r := range Rules {
+		got = append(got, r.Info.ID)
+		if r.Check == nil {
+			t.Errorf("%s: no check", r.Info.ID)
+		}
+	}
+	for _, r := range finding.Rules {
+		want = append(want, r.ID)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("validate.Rules differ from finding.Rules (-want +got):\n%s", d)
+	}
+}

@@ -30,128 +30,15 @@ type Checker struct {
 	NoCache bool
 }
 
-// Check returns the findings of one materialization, in no special order.
+// Check returns the findings of one materialization, in no special order:
+// each rule of Rules looks at one Pass.
 func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
-	var out []finding.Finding
-	add := func(rule string, sev finding.Severity, n *tree.Node, msg string) {
-		out = append(out, finding.Finding{Rule: rule, Severity: sev, Task: m.Name, Pos: catalog.Pos(n), Message: msg})
+	p := c.newPass(m)
+	for i := range Rules {
+		p.rule = &Rules[i]
+		p.rule.Check(p)
 	}
-	v2, flag := m.V2()
-	boolFlag := flag != nil && flag.Kind == tree.Bool
-	// The fields schedtool reads beside the schedules, typed as Flow's
-	// model types them: a value of another type fails Flow's build.
-	for _, p := range m.SpecProblems() {
-		switch {
-		case p.RuntimeFlag():
-			hint := "flag values are strings"
-			if boolFlag {
-				hint = fmt.Sprintf("an unquoted %s is a YAML boolean and flag values are strings; quote it: enable-runtime-v2: %q", flag.Value, flag.Value)
-			}
-			add(finding.InvalidShardFlag, finding.Error, flag,
-				fmt.Sprintf("materialization %s: shards.flags.enable-runtime-v2 must be a string, not %s (%s); Flow refuses the spec and the task is not on the V2 runtime", m.Name, flag.Kind, hint))
-		case p.Flag():
-			msg := fmt.Sprintf("materialization %s: %s; Flow refuses the spec", m.Name, p.Describe())
-			if len(p.Path) == 2 {
-				msg += ", and the task is not on the V2 runtime"
-			}
-			add(finding.InvalidShardFlag, finding.Error, p.Node, msg)
-		default:
-			msg := fmt.Sprintf("materialization %s: %s; Flow's model refuses the spec, so its build fails", m.Name, p.Describe())
-			if p.Path[0] == "delete" {
-				msg += " (schedtool reads it as a task, not a deletion)"
-			}
-			add(finding.ParseError, finding.Error, p.Node, msg)
-		}
-	}
-
-	sched := m.ModelSchedule()
-	if sched != nil {
-		if p := checkModel(sched); p != nil {
-			at := sched.Path(p.path...)
-			if at == nil {
-				at = sched
-			}
-			add(finding.InvalidSyncSchedule, finding.Error, at, "invalid sync schedule: "+p.msg+modelHint(p, at))
-		}
-		if !v2 {
-			msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", m.Name)
-			if boolFlag {
-				msg += fmt.Sprintf(" (its flag is the unquoted YAML boolean %s; quote it)", flag.Value)
-			}
-			add(finding.RequiresRuntimeV2, finding.Error, sched, msg)
-		}
-	}
-
-	cfg := m.Config
-	if cfg != nil && cfg.Err != "" {
-		return out // reported as parse-error; the schedule is unknown
-	}
-	entry, tag, res := m.ConnectorSchedule(c.Registry)
-	if entry == nil {
-		return out
-	}
-	var eff *tree.Node
-	if cfg != nil {
-		eff = cfg.Effective
-	}
-	// at locates a pointer of the effective config, else the config.
-	at := func(ptr string) *tree.Node {
-		if eff != nil {
-			if n := eff.Lookup(ptr); n != nil {
-				return n
-			}
-		}
-		return configNode(m)
-	}
-	for _, p := range res.Problems {
-		switch p.Kind {
-		case connector.ProblemInvalid:
-			n := at(p.Pointer)
-			add(finding.InvalidConnectorSchedule, finding.Error, n, p.Msg+zoneHint(p.Pointer, n))
-		case connector.ProblemOffEnum:
-			if migratedFileSink(res, sched) {
-				add(finding.OffEnumScheduleValue, finding.Info, at(p.Pointer), p.Msg+migratedFileSinkNote)
-			} else {
-				add(finding.OffEnumScheduleValue, finding.Warning, at(p.Pointer), p.Msg)
-			}
-		case connector.ProblemUpdateDelay:
-			add(finding.LegacyUpdateDelay, finding.Warning, at(p.Pointer), p.Msg)
-		case connector.ProblemSealed:
-			add(finding.SealedSchedule, finding.Info, at(p.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", m.Name, p.Msg))
-		}
-	}
-	if res.Kind == connector.KindInvalid && !res.Present && res.Family == connector.FamilySyncSchedule {
-		return out
-	}
-	sealed := cfg != nil && cfg.Sealed
-	via := ""
-	if sealed {
-		via = ", via sops.overlay since the config is sealed"
-	}
-	schedAt := configNode(m)
-	if res.Present {
-		schedAt = at(res.Pointer)
-	}
-	if ps := res.Schedule; c.Crashes != nil && ps != nil && ps.Alternating && !(sched != nil && v2 && entry.HasDeferral(tag)) {
-		if rs := c.Crashes.Find(ps); len(rs) > 0 {
-			add(finding.ConnectorScheduleCrashes, finding.Warning, schedAt, crashMessage(m.Name, ps, rs))
-		}
-	}
-	switch {
-	case sched != nil && entry.Family == connector.FamilySyncSchedule && res.Configured:
-		key, fix := "syncSchedule", `set syncSchedule to {syncFrequency: "0s"}`
-		if res.Pointer == "/advanced/updateDelay" {
-			key, fix = "advanced.updateDelay", `remove advanced.updateDelay and set syncSchedule to {syncFrequency: "0s"}`
-		}
-		add(finding.SyncScheduleConflict, finding.Error, schedAt,
-			fmt.Sprintf("materialization %s configures a sync schedule both in its connector config (%s) and as a materialization sync schedule; remove one (to keep the materialization schedule, %s%s)", m.Name, key, fix, via))
-	case sched != nil && v2 && res.Known && res.Delay > 0 && !entry.HasDeferral(tag):
-		add(finding.AckDelayStacks, finding.Warning, schedAt, stacksMessage(m.Name, c.Registry, entry, res, via))
-	case sched == nil && v2 && res.Known && res.Delay > 0:
-		add(finding.ConnectorScheduleInUse, finding.Info, schedAt,
-			fmt.Sprintf("materialization %s is paced by its connector, which delays commit acknowledgements by up to %s (%s); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime", m.Name, connector.FormatDelay(res.Delay), describeDelay(res)))
-	}
-	return out
+	return p.out
 }
 
 // PacedV1 reports whether a task is on the V1 runtime and paced by its

@@ -21,7 +21,7 @@ func FuzzParseJSON(f *testing.F) {
 		// Skipping the root's values (as the dump reader skips the
 		// bindings) checks them as strictly, duplicate keys included,
 		// and a duplicate is reported at the same place.
-		_, skipErr := ParseJSONSkipping("f", b, DefaultLimits, all, nil)
+		_, skipErr := ParseJSONWith("f", b, JSONOptions{Limits: DefaultLimits, Skip: all})
 		if (err == nil) != (skipErr == nil) || (err == nil) != Valid(b, DefaultLimits) {
 			t.Fatalf("%q: ParseJSON: %v; skipping: %v; Valid: %v", b, err, skipErr, Valid(b, DefaultLimits))
 		}

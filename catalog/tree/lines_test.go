@@ -5,9 +5,9 @@ import "testing"
 // A text whose first line starts before it (an element far along a
 // one-line array) has its first line's columns shifted, the next
 // lines' as they are; errors and OffsetOf agree.
-func TestParseJSONLinesColumnBefore(t *testing.T) {
+func TestParseJSONLineStartsColumnBefore(t *testing.T) {
 	src := []byte(`{"a": 1,  "é": {"b": 2}}`)
-	d, err := ParseJSONLines("f", src, 4, []int{-9, 9}, DefaultLimits, nil, nil)
+	d, err := ParseJSONWith("f", src, JSONOptions{Limits: DefaultLimits, LineBase: 4, LineStarts: []int{-9, 9}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestParseJSONLinesColumnBefore(t *testing.T) {
 	if d.OffsetOf(1, 3) != 0 {
 		t.Errorf("a column before the text is its start")
 	}
-	_, err = ParseJSONLines("f", []byte(`{"a" 1}`), 0, []int{-99}, DefaultLimits, nil, nil)
+	_, err = ParseJSONWith("f", []byte(`{"a" 1}`), JSONOptions{Limits: DefaultLimits, LineStarts: []int{-99}})
 	if se, ok := err.(*SyntaxError); !ok || se.Line != 1 || se.Col != 105 {
 		t.Errorf("error %v, want at 1:105", err)
 	}

@@ -227,7 +227,7 @@ func (d *Doc) LineCol(off int) (int, int) {
 	}
 	i := sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
 	start, before := d.lines[i], 0
-	if start < 0 { // the first line starts before the text (ParseJSONLines)
+	if start < 0 { // the first line starts before the text (JSONOptions.LineStarts)
 		start, before = 0, -start
 	}
 	return i + 1, before + utf8.RuneCount(d.Src[start:off]) + 1
@@ -251,7 +251,7 @@ func (d *Doc) OffsetOf(line, col int) int {
 		return max(min(off+max(col-1, 0), end), 0)
 	}
 	c := 1
-	if off < 0 { // the first line starts before the text (ParseJSONLines)
+	if off < 0 { // the first line starts before the text (JSONOptions.LineStarts)
 		c, off = 1-off, 0
 	}
 	if d.lastLine == line && d.lastCol <= col {
@@ -267,7 +267,7 @@ func (d *Doc) OffsetOf(line, col int) int {
 }
 
 // setLines gives the document its line starts instead of those of its
-// newlines (see ParseJSONLines).
+// newlines (see JSONOptions.LineStarts).
 func (d *Doc) setLines(starts []int) {
 	d.lines, d.wide = starts, nil
 	for i, start := range starts {

@@ -37,7 +37,7 @@ type RowOffsets struct {
 	ASCII int
 }
 
-// ScanRow checks a row as ParseJSONSkipping with a lean dump skip would,
+// ScanRow checks a row as ParseJSONWith with a lean dump skip would,
 // without building it, and collects its shape. ok is false whenever the
 // row is not plainly valid and plainly shaped (a syntax error, a
 // duplicate key, an escape in a key or name, a config given as a path,

@@ -33,7 +33,10 @@ func TestSkippedDuplicateKeys(t *testing.T) {
 			how string
 			err func() error
 		}{
-			{"skipped", func() error { _, err := ParseJSONSkipping("f", []byte(tc.src), DefaultLimits, skip, nil); return err }},
+			{"skipped", func() error {
+				_, err := ParseJSONWith("f", []byte(tc.src), JSONOptions{Limits: DefaultLimits, Skip: skip})
+				return err
+			}},
 			{"built", func() error { _, err := ParseJSON("f", []byte(tc.src), DefaultLimits); return err }},
 		} {
 			err := parse.err()

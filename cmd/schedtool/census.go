@@ -77,6 +77,8 @@ is not a zero.`,
 	return cmd
 }
 
+// Complete fills in what the flags and arguments imply, reading what they
+// name: the registry, the --history files and the inputs.
 func (o *censusOptions) Complete(args []string) error {
 	o.paths = args
 	reg, err := o.registry()
@@ -98,7 +100,8 @@ func (o *censusOptions) Complete(args []string) error {
 		}
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
-	return nil
+	o.inputs, err = o.resolveInputs(o.paths)
+	return err
 }
 
 // parseNow reads --now: an RFC 3339 instant, by default $SCHEDTOOL_NOW
@@ -131,13 +134,12 @@ func readSnapshot(path string) (census.Snapshot, error) {
 	return s, nil
 }
 
+// Validate checks the flags.
 func (o *censusOptions) Validate() error {
 	if _, err := census.NewWriter(o.output, nopWriter{}, nopWriter{}, census.Options{}); err != nil {
 		return &usageError{"-o: " + err.Error()}
 	}
-	var err error
-	o.inputs, err = o.resolveInputs(o.paths)
-	return err
+	return nil
 }
 
 func (o *censusOptions) Run() error {

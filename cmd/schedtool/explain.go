@@ -69,6 +69,8 @@ func explainArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+// Complete fills in what the flags and arguments imply, reading what they
+// name: the registry and the inputs.
 func (o *explainOptions) Complete(args []string) error {
 	o.name, o.paths = args[0], args[1:]
 	reg, err := o.registry()
@@ -79,9 +81,11 @@ func (o *explainOptions) Complete(args []string) error {
 		return err
 	}
 	o.planner = &plan.Planner{Registry: reg, Crashes: connector.NewCrashFinder(o.when)}
-	return nil
+	o.inputs, err = o.resolveInputs(o.paths)
+	return err
 }
 
+// Validate checks the flags.
 func (o *explainOptions) Validate() error {
 	switch o.output {
 	case "text", "json", "html", "svg":
@@ -91,9 +95,7 @@ func (o *explainOptions) Validate() error {
 	if o.days < 1 || o.days > explain.MaxTimelineDays {
 		return &usageError{fmt.Sprintf("--days %d: give 1 to %d", o.days, explain.MaxTimelineDays)}
 	}
-	var err error
-	o.inputs, err = o.resolveInputs(o.paths)
-	return err
+	return nil
 }
 
 func (o *explainOptions) Run() error {

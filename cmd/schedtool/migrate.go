@@ -149,6 +149,8 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	return cmd
 }
 
+// Complete fills in what the flags and arguments imply, reading what they
+// name: the registry and the inputs (standard input included).
 func (o *migrateOptions) Complete(args []string) error {
 	o.paths = args
 	reg, err := o.registry()
@@ -168,9 +170,11 @@ func (o *migrateOptions) Complete(args []string) error {
 		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}, Crashes: crashes},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
-	return nil
+	o.inputs, err = o.resolveInputs(o.paths)
+	return err
 }
 
+// Validate checks the flags.
 func (o *migrateOptions) Validate() error {
 	switch o.absent {
 	case "preserve", "drop":
@@ -201,10 +205,13 @@ func (o *migrateOptions) Validate() error {
 	if o.write && o.out != "" {
 		return &usageError{"--write and --out exclude each other: --write changes the files in place, --out writes elsewhere"}
 	}
-	var err error
-	if o.inputs, err = o.resolveInputs(o.paths); err != nil {
-		return err
-	}
+	return nil
+}
+
+// chooseMode sets how the run writes, from --write, --out and the kinds of
+// the inputs, and refuses what they cannot do together, an --out that is
+// an input among them (it looks at the disk): before anything is written.
+func (o *migrateOptions) chooseMode() error {
 	dumps, trees := 0, 0
 	for _, in := range o.inputs {
 		if in.Dump != "" {
@@ -382,6 +389,9 @@ func rowsFile(out string) bool {
 }
 
 func (o *migrateOptions) Run() error {
+	if err := o.chooseMode(); err != nil {
+		return err
+	}
 	out := o.Out
 	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" {
 		dc := &diffColor{w: o.Out}

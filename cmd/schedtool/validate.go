@@ -59,7 +59,8 @@ Findings are written to standard output; exit code 2 when any is at or above
 	return cmd
 }
 
-// Complete fills in what the flags and arguments imply.
+// Complete fills in what the flags and arguments imply, reading what they
+// name: the registry and the inputs (standard input included).
 func (o *validateOptions) Complete(args []string) error {
 	o.paths = args
 	reg, err := o.registry()
@@ -71,7 +72,8 @@ func (o *validateOptions) Complete(args []string) error {
 		return err
 	}
 	o.checker = &validate.Checker{Registry: reg, Crashes: crashes}
-	return nil
+	o.inputs, err = o.resolveInputs(o.paths)
+	return err
 }
 
 // Validate checks the flags.
@@ -85,9 +87,6 @@ func (o *validateOptions) Validate() error {
 	}
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
 		return &usageError{"--fail-on: " + err.Error()}
-	}
-	if o.inputs, err = o.resolveInputs(o.paths); err != nil {
-		return err
 	}
 	return nil
 }

@@ -1,0 +1,300 @@
+package validate
+
+import (
+	"fmt"
+
+	"schedtool/catalog"
+	"schedtool/catalog/tree"
+	"schedtool/finding"
+	"schedtool/schedule/connector"
+)
+
+// A Rule is one check of catalog build validation, as go/analysis's
+// Analyzer: its id, severity and summary (from finding.Rules, the one
+// list of them) and the function that reports what it finds in a Pass.
+type Rule struct {
+	Info  finding.RuleInfo
+	Check func(*Pass)
+}
+
+// Rules are the rules Check applies, in the order of finding.Rules.
+var Rules = []Rule{
+	{info(finding.ParseError), checkParseError},
+	{info(finding.InvalidSyncSchedule), checkInvalidSyncSchedule},
+	{info(finding.RequiresRuntimeV2), checkRequiresRuntimeV2},
+	{info(finding.InvalidShardFlag), checkInvalidShardFlag},
+	{info(finding.SyncScheduleConflict), checkSyncScheduleConflict},
+	{info(finding.InvalidConnectorSchedule), checkInvalidConnectorSchedule},
+	{info(finding.AckDelayStacks), checkAckDelayStacks},
+	{info(finding.LegacyUpdateDelay), checkLegacyUpdateDelay},
+	{info(finding.OffEnumScheduleValue), checkOffEnumScheduleValue},
+	{info(finding.ConnectorScheduleCrashes), checkConnectorScheduleCrashes},
+	{info(finding.ConnectorScheduleInUse), checkConnectorScheduleInUse},
+	{info(finding.SealedSchedule), checkSealedSchedule},
+}
+
+// info is the entry of finding.Rules with this id.
+func info(id string) finding.RuleInfo {
+	for _, r := range finding.Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	panic("validate: no rule " + id + " in finding.Rules")
+}
+
+// A Pass is what the rules share about one materialization, computed
+// once, and where they report.
+type Pass struct {
+	c        *Checker
+	m        *catalog.Materialization
+	v2       bool       // the task is on the V2 runtime
+	flag     *tree.Node // shards.flags.enable-runtime-v2, nil when absent
+	boolFlag bool       // the flag is a YAML boolean, not a string
+	problems []catalog.SpecProblem
+	sched    *tree.Node // the materialization syncSchedule, nil when absent
+
+	// The connector's schedule. entry is nil when the connector has none
+	// or its config cannot be read (reported as parse-error): then no
+	// connector rule applies.
+	entry *connector.Entry
+	tag   string
+	res   connector.Result
+	eff   *tree.Node // the effective config, nil when none
+
+	rule *Rule // the rule running
+	out  []finding.Finding
+}
+
+func (c *Checker) newPass(m *catalog.Materialization) *Pass {
+	p := &Pass{c: c, m: m}
+	p.v2, p.flag = m.V2()
+	p.boolFlag = p.flag != nil && p.flag.Kind == tree.Bool
+	// The fields schedtool reads beside the schedules, typed as Flow's
+	// model types them: a value of another type fails Flow's build.
+	p.problems = m.SpecProblems()
+	p.sched = m.ModelSchedule()
+	if cfg := m.Config; cfg != nil && cfg.Err != "" {
+		return p // reported as parse-error; the schedule is unknown
+	}
+	p.entry, p.tag, p.res = m.ConnectorSchedule(c.Registry)
+	if m.Config != nil {
+		p.eff = m.Config.Effective
+	}
+	return p
+}
+
+// report adds a finding of the running rule, at its severity.
+func (p *Pass) report(n *tree.Node, msg string) { p.reportAs(p.rule.Info.Severity, n, msg) }
+
+// reportAs adds a finding of the running rule at another severity.
+func (p *Pass) reportAs(sev finding.Severity, n *tree.Node, msg string) {
+	p.out = append(p.out, finding.Finding{Rule: p.rule.Info.ID, Severity: sev, Task: p.m.Name, Pos: catalog.Pos(n), Message: msg})
+}
+
+// at locates a pointer of the effective config, else the config.
+func (p *Pass) at(ptr string) *tree.Node {
+	if p.eff != nil {
+		if n := p.eff.Lookup(ptr); n != nil {
+			return n
+		}
+	}
+	return configNode(p.m)
+}
+
+// eachProblem calls f with each problem of this kind of the connector's
+// schedule (none without a connector schedule).
+func (p *Pass) eachProblem(kind connector.ProblemKind, f func(connector.Problem)) {
+	if p.entry == nil {
+		return
+	}
+	for _, pr := range p.res.Problems {
+		if pr.Kind == kind {
+			f(pr)
+		}
+	}
+}
+
+// scheduleKnown reports whether the rules about the connector's delay
+// apply: a connector schedule that is not a missing, invalid
+// syncSchedule (whose problem is all there is to say).
+func (p *Pass) scheduleKnown() bool {
+	return p.entry != nil && !(p.res.Kind == connector.KindInvalid && !p.res.Present && p.res.Family == connector.FamilySyncSchedule)
+}
+
+// schedAt is where a finding about the connector's schedule points: its
+// value, else the config.
+func (p *Pass) schedAt() *tree.Node {
+	if p.res.Present {
+		return p.at(p.res.Pointer)
+	}
+	return configNode(p.m)
+}
+
+// via ends a fix about a sealed config.
+func (p *Pass) via() string {
+	if p.m.Config != nil && p.m.Config.Sealed {
+		return ", via sops.overlay since the config is sealed"
+	}
+	return ""
+}
+
+// conflict reports whether both the materialization and its connector
+// configure a schedule (sync-schedule-conflict, which ack-delay-stacks
+// then does not repeat).
+func (p *Pass) conflict() bool {
+	return p.sched != nil && p.entry.Family == connector.FamilySyncSchedule && p.res.Configured
+}
+
+// checkParseError: a materialization's delete, shards or shards.disable
+// of a type Flow's model refuses (sources that cannot be read are
+// reported by catalog).
+func checkParseError(p *Pass) {
+	for _, pr := range p.problems {
+		if pr.RuntimeFlag() || pr.Flag() {
+			continue
+		}
+		msg := fmt.Sprintf("materialization %s: %s; Flow's model refuses the spec, so its build fails", p.m.Name, pr.Describe())
+		if pr.Path[0] == "delete" {
+			msg += " (schedtool reads it as a task, not a deletion)"
+		}
+		p.report(pr.Node, msg)
+	}
+}
+
+// checkInvalidSyncSchedule: the materialization syncSchedule does not
+// decode or fails Flow's validation.
+func checkInvalidSyncSchedule(p *Pass) {
+	if p.sched == nil {
+		return
+	}
+	if pr := checkModel(p.sched); pr != nil {
+		at := p.sched.Path(pr.path...)
+		if at == nil {
+			at = p.sched
+		}
+		p.report(at, "invalid sync schedule: "+pr.msg+modelHint(pr, at))
+	}
+}
+
+// checkRequiresRuntimeV2: a materialization syncSchedule on a task not
+// on the V2 runtime.
+func checkRequiresRuntimeV2(p *Pass) {
+	if p.sched == nil || p.v2 {
+		return
+	}
+	msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", p.m.Name)
+	if p.boolFlag {
+		msg += fmt.Sprintf(" (its flag is the unquoted YAML boolean %s; quote it)", p.flag.Value)
+	}
+	p.report(p.sched, msg)
+}
+
+// checkInvalidShardFlag: shards.flags is not an object of strings.
+func checkInvalidShardFlag(p *Pass) {
+	for _, pr := range p.problems {
+		switch {
+		case pr.RuntimeFlag():
+			hint := "flag values are strings"
+			if p.boolFlag {
+				hint = fmt.Sprintf("an unquoted %s is a YAML boolean and flag values are strings; quote it: enable-runtime-v2: %q", p.flag.Value, p.flag.Value)
+			}
+			p.report(p.flag,
+				fmt.Sprintf("materialization %s: shards.flags.enable-runtime-v2 must be a string, not %s (%s); Flow refuses the spec and the task is not on the V2 runtime", p.m.Name, p.flag.Kind, hint))
+		case pr.Flag():
+			msg := fmt.Sprintf("materialization %s: %s; Flow refuses the spec", p.m.Name, pr.Describe())
+			if len(pr.Path) == 2 {
+				msg += ", and the task is not on the V2 runtime"
+			}
+			p.report(pr.Node, msg)
+		}
+	}
+}
+
+// checkSyncScheduleConflict: a materialization syncSchedule beside a
+// configured connector schedule.
+func checkSyncScheduleConflict(p *Pass) {
+	if !p.scheduleKnown() || !p.conflict() {
+		return
+	}
+	key, fix := "syncSchedule", `set syncSchedule to {syncFrequency: "0s"}`
+	if p.res.Pointer == "/advanced/updateDelay" {
+		key, fix = "advanced.updateDelay", `remove advanced.updateDelay and set syncSchedule to {syncFrequency: "0s"}`
+	}
+	p.report(p.schedAt(),
+		fmt.Sprintf("materialization %s configures a sync schedule both in its connector config (%s) and as a materialization sync schedule; remove one (to keep the materialization schedule, %s%s)", p.m.Name, key, fix, p.via()))
+}
+
+// checkInvalidConnectorSchedule: a connector schedule its connector
+// would refuse.
+func checkInvalidConnectorSchedule(p *Pass) {
+	p.eachProblem(connector.ProblemInvalid, func(pr connector.Problem) {
+		n := p.at(pr.Pointer)
+		p.report(n, pr.Msg+zoneHint(pr.Pointer, n))
+	})
+}
+
+// checkAckDelayStacks: a materialization syncSchedule while the
+// connector, without the boilerplate deferral, still delays its
+// acknowledgements.
+func checkAckDelayStacks(p *Pass) {
+	if !p.scheduleKnown() || p.conflict() {
+		return
+	}
+	if p.sched != nil && p.v2 && p.res.Known && p.res.Delay > 0 && !p.entry.HasDeferral(p.tag) {
+		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via()))
+	}
+}
+
+// checkLegacyUpdateDelay: advanced.updateDelay, which current images
+// reject.
+func checkLegacyUpdateDelay(p *Pass) {
+	p.eachProblem(connector.ProblemUpdateDelay, func(pr connector.Problem) {
+		p.report(p.at(pr.Pointer), pr.Msg)
+	})
+}
+
+// checkOffEnumScheduleValue: a schedule value the connector accepts but
+// its published schema does not list; info for a file sink migrate
+// zeroed.
+func checkOffEnumScheduleValue(p *Pass) {
+	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
+		if migratedFileSink(p.res, p.sched) {
+			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
+		} else {
+			p.report(p.at(pr.Pointer), pr.Msg)
+		}
+	})
+}
+
+// checkConnectorScheduleCrashes: an alternating connector schedule that
+// panics its connector within the next 366 days, unless the runtime's
+// schedule paces a connector that defers to it.
+func checkConnectorScheduleCrashes(p *Pass) {
+	ps := p.res.Schedule
+	if !p.scheduleKnown() || p.c.Crashes == nil || ps == nil || !ps.Alternating ||
+		(p.sched != nil && p.v2 && p.entry.HasDeferral(p.tag)) {
+		return
+	}
+	if rs := p.c.Crashes.Find(ps); len(rs) > 0 {
+		p.report(p.schedAt(), crashMessage(p.m.Name, ps, rs))
+	}
+}
+
+// checkConnectorScheduleInUse: a V2 task paced by its connector, a
+// migration candidate.
+func checkConnectorScheduleInUse(p *Pass) {
+	if !p.scheduleKnown() || p.sched != nil || !p.v2 || !p.res.Known || p.res.Delay <= 0 {
+		return
+	}
+	p.report(p.schedAt(),
+		fmt.Sprintf("materialization %s is paced by its connector, which delays commit acknowledgements by up to %s (%s); sync-now cannot collapse that delay: run schedtool migrate to move the schedule into the runtime", p.m.Name, connector.FormatDelay(p.res.Delay), describeDelay(p.res)))
+}
+
+// checkSealedSchedule: an encrypted schedule value, whose effect is
+// unknown.
+func checkSealedSchedule(p *Pass) {
+	p.eachProblem(connector.ProblemSealed, func(pr connector.Problem) {
+		p.report(p.at(pr.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", p.m.Name, pr.Msg))
+	})
+}
