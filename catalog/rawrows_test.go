@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"schedtool/bench/gen"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -126,26 +127,11 @@ func FuzzRawRows(f *testing.F) {
 	})
 }
 
-// oneLineRaw is flowctl raw get output as `jq -c` writes it: the whole
-// array of n materialization rows on one line.
-func oneLineRaw(n int) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"catalog_name":"acmeCo/t%06d/materialize-snowflake","spec_type":"materialization","last_pub_id":"12:34:ff:4b:56:80:03:a5","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"orgname-account.snowflakecomputing.com","warehouse":"COMPUTE_WH","syncSchedule":{"syncFrequency":"30m"}}}},"bindings":[{"resource":{"table":"t%d"},"source":"acmeCo/c%d"}]}}`, i, i, i)
-	}
-	b.WriteString("]\n")
-	return b.Bytes()
-}
-
 // A one-line array is read in memory linear in its size: its rows are
 // not padded to their columns (2,000 rows of 475 bytes took 3.5 GB).
 func TestRawRowsOneLineBounded(t *testing.T) {
 	const rows = 20_000
-	in := oneLineRaw(rows)
+	in := gen.OneLineRaw(rows)
 	// The rows handed to the dump reader: the file's bytes and a mark
 	// each, not the bytes of every row before.
 	limit := int64(len(in)) + 32*rows
@@ -184,7 +170,7 @@ func TestRawRowsOneLineBounded(t *testing.T) {
 }
 
 func BenchmarkRawRowsOneLine(b *testing.B) {
-	in := oneLineRaw(20_000)
+	in := gen.OneLineRaw(20_000)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -7,6 +7,7 @@ package gen
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -154,4 +155,19 @@ func schedule(b []byte, r *rand.Rand, image string, model bool) []byte {
 	default:
 		return append(b, `,"syncSchedule":{"syncFrequency":"","timezone":null}`...)
 	}
+}
+
+// OneLineRaw is flowctl raw get output as `jq -c` writes it: the whole
+// array of n V2 Snowflake materialization rows (30m) on one line.
+func OneLineRaw(n int) []byte {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"catalog_name":"acmeCo/t%06d/materialize-snowflake","spec_type":"materialization","last_pub_id":"12:34:ff:4b:56:80:03:a5","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"orgname-account.snowflakecomputing.com","warehouse":"COMPUTE_WH","syncSchedule":{"syncFrequency":"30m"}}}},"bindings":[{"resource":{"table":"t%d"},"source":"acmeCo/c%d"}]}}`, i, i, i)
+	}
+	b.WriteString("]\n")
+	return b.Bytes()
 }

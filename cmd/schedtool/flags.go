@@ -102,46 +102,55 @@ func parseAt(at string) (time.Time, error) {
 	return when, nil
 }
 
-// versionString is the module version and VCS revision of the binary,
-// from its build info; -ldflags "-X main.version=..." overrides it.
-func versionString() string {
-	if version != "dev" {
-		return version
-	}
+// build is what the build info says of the binary: the module version
+// ("(devel)" for a build from a checkout), the VCS revision (cut to 12
+// digits) and time, whether the tree was modified, and the Go version.
+// ok is false without build info.
+type build struct {
+	version, rev, at, goVersion string
+	modified, ok                bool
+}
+
+func buildInfo() build {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return version
+		return build{}
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
+	b := build{version: bi.Main.Version, goVersion: bi.GoVersion, ok: true}
+	if b.version == "" {
+		b.version = "(devel)"
 	}
-	var rev, at string
-	modified := false
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			b.rev = s.Value[:min(12, len(s.Value))]
 		case "vcs.time":
-			at = s.Value
+			b.at = s.Value
 		case "vcs.modified":
-			modified = s.Value == "true"
+			b.modified = s.Value == "true"
 		}
 	}
-	if rev == "" {
-		return v + " (no VCS revision in the build info)"
+	return b
+}
+
+// versionString is the module version and VCS revision of the binary,
+// from its build info; -ldflags "-X main.version=..." overrides it.
+func versionString() string {
+	b := buildInfo()
+	if version != "dev" || !b.ok {
+		return version
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
+	if b.rev == "" {
+		return b.version + " (no VCS revision in the build info)"
 	}
-	v += ", revision " + rev
-	if at != "" {
-		v += " of " + at
+	v := b.version + ", revision " + b.rev
+	if b.at != "" {
+		v += " of " + b.at
 	}
-	if modified {
+	if b.modified {
 		v += ", modified"
 	}
-	return v + ", " + bi.GoVersion
+	return v + ", " + b.goVersion
 }
 
 // toolVersion is the version a machine document carries (SARIF's
@@ -149,29 +158,19 @@ func versionString() string {
 // module version with its VCS revision (v1.2.0, or (devel)+0123456789ab,
 // .dirty when modified), "dev" without build info.
 func toolVersion() string {
-	if version != "dev" {
+	b := buildInfo()
+	if version != "dev" || !b.ok {
 		return version
 	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return version
+	if b.version != "(devel)" {
+		return b.version // a tagged module version names its revision
 	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
+	v := b.version
+	if b.rev != "" {
+		v += "+" + b.rev
 	}
-	if v != "(devel)" {
-		return v // a tagged module version names its revision
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			v += "+" + s.Value[:min(12, len(s.Value))]
-		}
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.modified" && s.Value == "true" {
-			v += ".dirty"
-		}
+	if b.modified {
+		v += ".dirty"
 	}
 	return v
 }

@@ -12,23 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"schedtool/bench/gen"
 	"schedtool/catalog/pgsource/pgtest"
 )
-
-// compactRaw is flowctl raw get output as `jq -c` writes it: n
-// materialization rows, the whole array on one line.
-func compactRaw(n int) []byte {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"catalog_name":"acmeCo/t%06d/materialize-snowflake","spec_type":"materialization","last_pub_id":"12:34:ff:4b:56:80:03:a5","connector_image_name":"ghcr.io/estuary/materialize-snowflake","connector_image_tag":":v4","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"host":"orgname-account.snowflakecomputing.com","warehouse":"COMPUTE_WH","syncSchedule":{"syncFrequency":"30m"}}}},"bindings":[{"resource":{"table":"t%d"},"source":"acmeCo/c%d"}]}}`, i, i, i)
-	}
-	b.WriteString("]\n")
-	return b.Bytes()
-}
 
 // peakRSS runs cmd and samples its peak resident memory (VmHWM) until
 // it ends; 0 without /proc. (The rusage of a child is no measure: it
@@ -75,7 +61,7 @@ func peakRSS(t *testing.T, cmd *exec.Cmd) (run, int64) {
 // KB took 3.5 GB).
 func TestCompactRawArrayBounded(t *testing.T) {
 	const rows = 2000
-	in := compactRaw(rows)
+	in := gen.OneLineRaw(rows)
 	p := filepath.Join(t.TempDir(), "live_specs.json")
 	if err := os.WriteFile(p, in, 0o644); err != nil {
 		t.Fatal(err)
