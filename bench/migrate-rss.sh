@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak resident memory of migrate --out FILE (SPEC section 11, issue 18
+# Peak resident memory of migrate --out FILE (docs/behaviour.md §11, issue 18
 # "At fleet scale"): it must stay flat, at most 64 MiB, whatever the row
 # count. Generates the deterministic dumps (bench/gendump) and runs
 # migrate --out FILE on each under /usr/bin/time -v, one run a size.

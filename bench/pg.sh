@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Census from PostgreSQL, measured (SPEC sections 11 and 12): the
+# Census from PostgreSQL, measured (docs/behaviour.md §11 and §12): the
 # deterministic dump is loaded into a throwaway live_specs table shaped like
 # Flow's, then, in one run, census reads it from the database, census reads
 # the dump file, and PostgreSQL itself runs the jq baseline's partial census

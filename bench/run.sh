@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproducible benchmark (SPEC section 11): generate the deterministic
+# Reproducible benchmark (docs/behaviour.md §11): generate the deterministic
 # live_specs dump, then time the jq baseline and schedtool on it in the
 # same run, with peak memory from /usr/bin/time -v.
 #
