@@ -158,7 +158,10 @@ func redactNearURL(s string) (string, bool) {
 		sep++
 	}
 	colon := strings.Contains(s[scheme:sep], ":")
-	if scheme == 0 || !colon && !strings.Contains(s[scheme:sep], "//") {
+	// postgres/u:PW@h has one slash, as a relative path would: with a
+	// database's scheme and an '@' it is taken for a URL all the same.
+	pgSlash := sep > scheme && strings.HasPrefix(strings.ToLower(s[:scheme]), "postgres") && strings.Contains(s[sep:], "@")
+	if scheme == 0 || !colon && !strings.Contains(s[scheme:sep], "//") && !pgSlash {
 		return s, false // a word, a relative path (a/b), or no separator at all
 	}
 	if !strings.HasPrefix(strings.ToLower(s[:scheme]), "postgres") && !strings.Contains(s, "@") {
@@ -174,8 +177,13 @@ func redactNearURL(s string) (string, bool) {
 	}
 	var b strings.Builder
 	b.WriteString(s[:sep])
+	// A ':' in the separator other than the scheme's own (postgres::PW@h,
+	// postgres//:PW@h) ends an empty user: the password starts after it.
+	userColon := strings.Count(s[scheme:sep], ":") > 0 && !strings.HasPrefix(s[scheme:sep], ":") || strings.Count(s[scheme:sep], ":") > 1
 	if at >= 0 {
-		if c := strings.IndexByte(body[:at], ':'); c >= 0 {
+		if userColon && at > 0 {
+			body = "[password]" + body[at:]
+		} else if c := strings.IndexByte(body[:at], ':'); c >= 0 {
 			body = body[:c+1] + "[password]" + body[at:]
 		} else if colon && at > 0 {
 			body = "[password]" + body[at:]

@@ -165,6 +165,11 @@ func TestRedactNearURL(t *testing.T) {
 		{"postgres:PW@db", "postgres:[password]@db", true},    // only the scheme's ':' before the '@'
 		{"postgres:/ops@db", "postgres:/[password]@db", true}, // between the scheme's ':' and the '@'
 		{"postgres:/db", "postgres:/db", true},
+		{"postgres/ops:PW@db", "postgres/ops:[password]@db", true}, // one slash (FuzzRedactNearURL)
+		{"postgres/flow.yaml", "postgres/flow.yaml", false},        // a directory named postgres
+		{"postgres::00:@0", "postgres::[password]@0", true},        // an empty user: the password is 00: (FuzzRedactNearURL)
+		{"postgres//:PW@db", "postgres//:[password]@db", true},
+		{"other/ops:PW@db", "other/ops:PW@db", false}, // a path: no database's scheme
 		{"Postgres:/ops:PW@db", "Postgres:/ops:[password]@db", true},
 		{"mysql:u:PW@h", "mysql:u:[password]@h", true},
 		{"postgres.ndjson", "postgres.ndjson", false},
