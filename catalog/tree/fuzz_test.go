@@ -56,7 +56,7 @@ func FuzzParseYAML(f *testing.F) {
 		d, err := ParseYAML("f.yaml", b, Limits{MaxDepth: 100, MaxNodes: 20_000})
 		if se := (*SyntaxError)(nil); errors.As(err, &se) {
 			// The position is in the source (one past its last line at most).
-			if lines := bytes.Count(b, []byte("\n")) + 1; se.Line < 1 || se.Line > lines || se.Col < 1 {
+			if lines := yamlLines(b); se.Line < 1 || se.Line > lines || se.Col < 1 {
 				t.Fatalf("error at %d:%d outside %d lines: %v", se.Line, se.Col, lines, err)
 			}
 		}
@@ -72,4 +72,14 @@ func FuzzParseYAML(f *testing.F) {
 		})
 		_ = d.Root.Interface(nil)
 	})
+}
+
+// yamlLines is the number of lines of b as YAML counts them: a line ends
+// at CR LF, a lone CR, LF, or NEL, LS or PS (so "0\r---" has two).
+func yamlLines(b []byte) int {
+	n := 1 + bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n"))
+	for _, br := range []string{"\u0085", "\u2028", "\u2029"} {
+		n += bytes.Count(b, []byte(br))
+	}
+	return n
 }
