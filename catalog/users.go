@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -76,6 +75,9 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	names := map[FileID][]string{}
 	for id, p := range ids {
 		names[id] = []string{filepath.Base(p)}
+		if real, err := filepath.EvalSymlinks(p); err == nil && filepath.Base(real) != filepath.Base(p) {
+			names[id] = append(names[id], filepath.Base(real)) // named by a symlink: the file's own name too
+		}
 	}
 	read := map[any]bool{}
 	for _, f := range cat.Files {
@@ -262,9 +264,9 @@ func userSources(root string, ids map[FileID]string, read map[any]bool, opts Opt
 		}
 		id, ok := Identify(p)
 		if _, config := ids[id]; ok && config {
-			if d.Type()&fs.ModeSymlink != 0 || hardLinked(d) {
-				aliases[id] = append(aliases[id], d.Name())
-			}
+			// Every path of the file lends its name: a symlink, a hard
+			// link, and the file itself when the run knows it by a link.
+			aliases[id] = append(aliases[id], d.Name())
 			return nil
 		}
 		if !isYAMLOrJSON(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
@@ -290,15 +292,6 @@ func underDirs(inputs []Input, file string) bool {
 		}
 	}
 	return false
-}
-
-func hardLinked(d fs.DirEntry) bool {
-	info, err := d.Info()
-	if err != nil || !info.Mode().IsRegular() {
-		return false
-	}
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && st.Nlink >= 2
 }
 
 // looksLikeSource reports whether a YAML or JSON file that is not named

@@ -167,11 +167,17 @@ func (ut *usersTree) write(tb *testing.T, dir string) {
 
 // paced is, for every task of the tree under dir, whether it has pacing:
 // a model schedule, or a connector delay that is not known to be zero.
-// Broken sources are read as their clean text (a copy of the tree, so
-// that their tasks are judged against the config files as they are now).
-func (ut *usersTree) paced(t *testing.T, dir string) map[string]bool {
+// In place, broken sources are read as their clean text (so that their
+// tasks are judged against the config files as they are now). A tree
+// --out DIR wrote is read as it is: its layout is its root's, which need
+// not be dir's (a PATH that is its own root), and a broken source there
+// holds no task to judge.
+func (ut *usersTree) paced(t *testing.T, dir string, inPlace bool) map[string]bool {
 	t.Helper()
 	for p, text := range ut.clean {
+		if !inPlace {
+			break
+		}
 		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
 			continue // not in this tree (--out DIR mirrors what it needs)
@@ -235,12 +241,12 @@ func (r usersRun) do(t *testing.T, dir string) (out string, msg string) {
 func checkUsers(t *testing.T, ut *usersTree) {
 	dir := fuzzDir(t)
 	ut.write(t, dir)
-	before := ut.paced(t, dir)
+	before := ut.paced(t, dir, true)
 	for _, r := range ut.runs {
 		for range 1 + btoi(r.twice) {
 			out, msg := r.do(t, dir)
 			check := func(where string) {
-				for task, p := range ut.paced(t, where) {
+				for task, p := range ut.paced(t, where, where == dir) {
 					if before[task] && !p {
 						var names []string
 						for n := range ut.files {

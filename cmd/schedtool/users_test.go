@@ -378,3 +378,21 @@ func TestRootOwnDirectoryNote(t *testing.T) {
 		}
 	}
 }
+
+// A config file the run knows by a symlink (link.config.yaml) is named by
+// its own name in a source that does not parse (shared.config.yaml): that
+// source might use it, so it holds the file back (FuzzUsersNeverUnpaced).
+func TestUnparsedSourceNamesTheFileALinkLeadsTo(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../link.config.yaml", true),
+		"b/flow.yaml":        "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", false) + "materializations: {}\n",
+		"shared.config.yaml": sharedConfig,
+	})
+	if err := os.Symlink("shared.config.yaml", filepath.Join(dir, "link.config.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	before := treeState(t, dir)
+	r := schedtoolIn(t, dir, "migrate", "--write", "--root", ".", "a")
+	heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"b/flow.yaml (a catalog source that does not parse", "names shared.config.yaml"})
+}
