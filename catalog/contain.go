@@ -10,13 +10,13 @@ import (
 	"strings"
 )
 
-// contain resolves a path named in file from as Flow's loader does (see
+// containRef resolves a path named in file from as Flow's loader does (see
 // FlowPath) and checks that the file it names stays inside the input's
 // root, symlinks resolved. It returns the resolved path, and why it is
 // refused ("" when it is not); the path is set even when refused, so a
 // refused reference can still be identified (stat'ed, never read), and
 // is "" only for an empty reference or a URL that names no file.
-func (l *loader) contain(in Input, from, rel, what string) (string, string) {
+func containRef(in Input, from, rel, what string) (string, string) {
 	if rel == "" {
 		return "", what + " path is empty"
 	}
@@ -79,6 +79,21 @@ func FlowPath(ref string) (path string, abs, ok bool) {
 		}
 	}
 	return string(PercentDecode([]byte(s))), strings.HasPrefix(s, "/"), true
+}
+
+// hasScheme reports a URL with a scheme (http:, flow:, file:), which is
+// not a path relative to the document.
+func hasScheme(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i <= 0 {
+		return false
+	}
+	for j, r := range s[:i] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return true
 }
 
 // PercentDecode decodes the %XX escapes of b as a file URL's path is

@@ -346,7 +346,7 @@ func (l *loader) captures(in Input, doc *tree.Doc) {
 // names. A reference that escapes the root is recorded as refused, its
 // target stat'ed (for its identity) but never read.
 func (l *loader) ref(in Input, r ConfigRef, rel string) {
-	p, msg := l.contain(in, r.File, rel, "config file")
+	p, msg := containRef(in, r.File, rel, "config file")
 	r.Refused = msg
 	r.Path = p
 	if p == "" {
@@ -420,7 +420,7 @@ func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) 
 			l.problemAt(it, "an import must be a string: a path relative to the importing file")
 			continue
 		}
-		p, msg := l.contain(in, from, s, "import")
+		p, msg := containRef(in, from, s, "import")
 		if msg != "" {
 			l.problemAt(it, msg)
 			// Flow reads it (through a symlink, say): what it holds is

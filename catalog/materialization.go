@@ -244,7 +244,7 @@ func Extract(m *Materialization, opts Options) []finding.Finding {
 func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	c := m.Config
 	l.ref(in, ConfigRef{Kind: "materialization", Name: m.Name, Image: m.Image, File: doc.File, Line: c.RefNode.Line()}, c.RefNode.Value)
-	p, msg := l.contain(in, doc.File, c.RefNode.Value, "config file")
+	p, msg := containRef(in, doc.File, c.RefNode.Value, "config file")
 	if msg != "" {
 		c.Err = msg
 		l.problemAt(c.RefNode, msg)

@@ -277,12 +277,12 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 	if config && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		return ""
 	}
-	if fp, _, ok := FlowPath(s); !ok || fp == "" {
+	// The path as Flow reads it (FlowPath): escapes decoded, '\' as '/'.
+	p, msg := containRef(in, n.Doc.File, s, what)
+	if p == "" {
 		return "" // a URL, or nothing: no file to copy
 	}
 	by := fmt.Sprintf("%s:%d:%d", n.Doc.File, n.Line(), n.Col())
-	// The path as Flow reads it (FlowPath): escapes decoded, '\' as '/'.
-	p, msg := (&loader{}).contain(in, n.Doc.File, s, what)
 	if msg != "" {
 		c.add(TreeFile{Path: p, Root: in.Root, Left: msg, By: by})
 		return ""
@@ -323,19 +323,4 @@ func (c *refCollector) add(f TreeFile) {
 		c.seen[f.Path] = true
 		c.out = append(c.out, f)
 	}
-}
-
-// hasScheme reports a URL with a scheme (http:, flow:, file:), which is
-// not a path relative to the document.
-func hasScheme(s string) bool {
-	i := strings.IndexByte(s, ':')
-	if i <= 0 {
-		return false
-	}
-	for j, r := range s[:i] {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || j > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')) {
-			return false
-		}
-	}
-	return true
 }
