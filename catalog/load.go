@@ -315,8 +315,9 @@ func syntaxMsg(err error) string {
 	return err.Error()
 }
 
-// captures records the config files the captures and derivations of a
-// source name: each is a user of a config file it shares with
+// captures records the config files that the captures, derivations and
+// local-endpoint materializations of a source name, on any endpoint:
+// each is a user of a config file it shares with migrated
 // materializations, and schedtool never migrates it.
 func (l *loader) captures(in Input, doc *tree.Doc) {
 	for _, k := range []struct {
@@ -324,7 +325,13 @@ func (l *loader) captures(in Input, doc *tree.Doc) {
 		path      []string
 	}{
 		{"captures", "capture", []string{"endpoint", "connector"}},
+		{"captures", "capture", []string{"endpoint", "local"}},
+		{"captures", "capture", []string{"endpoint", "dekaf"}},
 		{"collections", "derivation", []string{"derive", "using", "connector"}},
+		{"collections", "derivation", []string{"derive", "using", "local"}},
+		// A materialization on a local endpoint runs the connector's own
+		// code, which reads the schedule in its config all the same.
+		{"materializations", "local materialization", []string{"endpoint", "local"}},
 	} {
 		specs := doc.Root.Get(k.key)
 		if specs == nil || specs.Kind != tree.Object {

@@ -396,3 +396,25 @@ func TestUnparsedSourceNamesTheFileALinkLeadsTo(t *testing.T) {
 	r := schedtoolIn(t, dir, "migrate", "--write", "--root", ".", "a")
 	heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"b/flow.yaml (a catalog source that does not parse", "names shared.config.yaml"})
 }
+
+// A capture on a local endpoint, or a materialization on one (it runs the
+// connector's own code, which reads the schedule), that names the shared
+// config file holds it back, as a capture on an image does.
+func TestLocalEndpointsHoldBack(t *testing.T) {
+	for name, src := range map[string]string{
+		"a capture":               "captures:\n  acmeCo/c:\n    endpoint:\n      local:\n        command: [go, run, ./cmd/connector]\n        config: ../shared.config.yaml\n    bindings: []\n",
+		"a local materialization": "materializations:\n  acmeCo/l:\n    endpoint:\n      local:\n        command: [go, run, ./cmd/connector]\n        config: ../shared.config.yaml\n    bindings: []\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../shared.config.yaml", true),
+				"b/flow.yaml":        src,
+				"shared.config.yaml": sharedConfig,
+			})
+			before := treeState(t, dir)
+			r := schedtoolIn(t, dir, "migrate", "--write", "--root", ".", "a")
+			heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{"(b/flow.yaml:6: " + name + ", which schedtool does not migrate)"})
+		})
+	}
+}
