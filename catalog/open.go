@@ -73,6 +73,11 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	return f, fst, nil
 }
 
+// tooLargeError is a file over its size limit.
+type tooLargeError struct{ msg string }
+
+func (e *tooLargeError) Error() string { return e.msg }
+
 // ReadRegular reads a regular file of at most max bytes. The size is
 // checked on the open file before anything is read, and the read stops
 // one byte past the limit whatever the file does meanwhile.
@@ -83,14 +88,14 @@ func ReadRegular(path string, max int64, flag string) ([]byte, error) {
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return nil, fmt.Errorf("file is %s, over the limit of %s (see %s)", FormatSize(st.Size()), FormatSize(max), flag)
+		return nil, &tooLargeError{fmt.Sprintf("file is %s, over the limit of %s (see %s)", FormatSize(st.Size()), FormatSize(max), flag)}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("file is over the limit of %s (see %s)", FormatSize(max), flag)
+		return nil, &tooLargeError{fmt.Sprintf("file is over the limit of %s (see %s)", FormatSize(max), flag)}
 	}
 	return b, nil
 }

@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"schedtool/catalog/tree"
@@ -141,7 +143,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			// file's name (as Flow reads it) might still mean it.
 			for id, p := range ids {
 				for _, n := range names[id] {
-					if strings.Contains(r.Path, n) {
+					if containsFold(r.Path, n) {
 						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
 						break
 					}
@@ -183,7 +185,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			text := Unescape(u.Src)
 			for id, p := range ids {
 				for _, n := range names[id] {
-					if bytes.Contains(text, []byte(n)) {
+					if containsFold(string(text), n) {
 						add(p, Holder{Where: u.File, Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
 						held = append(held, p)
 						break
@@ -259,9 +261,6 @@ func userSources(root string, ids map[FileID]string, read map[any]bool, opts Opt
 			}
 			return nil
 		}
-		if !isYAMLOrJSON(d.Name()) && d.Type()&fs.ModeSymlink == 0 {
-			return nil
-		}
 		id, ok := Identify(p)
 		if _, config := ids[id]; ok && config {
 			// Every path of the file lends its name: a symlink, a hard
@@ -269,7 +268,10 @@ func userSources(root string, ids map[FileID]string, read map[any]bool, opts Opt
 			aliases[id] = append(aliases[id], d.Name())
 			return nil
 		}
-		if !isYAMLOrJSON(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
+		// Any file may be published as a source (flowctl --source
+		// b/catalog): its content says, whatever its name; but not a
+		// temp file a killed run left (a copy of a source being written).
+		if IsTemp(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
 			return nil
 		}
 		srcs = append(srcs, filepath.Clean(p))
@@ -300,17 +302,66 @@ func underDirs(inputs []Input, file string) bool {
 // not taken for one.
 func looksLikeSource(p string, opts Options) bool {
 	src, err := ReadRegular(p, opts.MaxFileSize, "--max-file-size")
-	if err != nil {
+	if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
+		// Too large to read whole: a catalog key near its start makes
+		// it a source that cannot be read, which holds every file back.
+		head, _ := readHead(p, 64<<10)
+		return mentionsSourceKey(head)
+	}
+	if err != nil || !mentionsSourceKey(src) {
 		return false
 	}
 	doc, err := Parse(p, src, opts.Limits)
+	if err != nil {
+		doc, err = tree.ParseYAML(p, src, opts.Limits) // a YAML body under a .json name
+	}
 	if err != nil || doc.Root.Kind != tree.Object {
 		return false
 	}
-	for _, k := range []string{"materializations", "captures", "collections", "import"} {
+	for _, k := range userSourceKeys {
 		if doc.Root.Get(k) != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// userSourceKeys are the top-level keys that make a mapping a catalog
+// source for finding the users of a file (of sourceKeys, those that can
+// name a config file or lead to one).
+var userSourceKeys = []string{"materializations", "captures", "collections", "import"}
+
+// mentionsSourceKey is a cheap first look: a file that holds none of the
+// keys is not parsed (most files under a root are not catalogs).
+func mentionsSourceKey(b []byte) bool {
+	for _, k := range userSourceKeys {
+		if bytes.Contains(b, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readHead reads at most n bytes from the start of a regular file.
+func readHead(p string, n int64) ([]byte, error) {
+	f, _, err := OpenRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// containsFold reports whether s holds name in any case: on a file system
+// that ignores case (macOS, Windows), Flow opens the file by such a
+// spelling.
+func containsFold(s, name string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(name))
+}
+
+// IsTemp reports whether a file name is one of schedtool's temp files
+// (internal/groupwrite writes them beside the files it replaces).
+func IsTemp(name string) bool {
+	ok, _ := filepath.Match(".*.schedtool-*", filepath.Base(name))
+	return ok
 }

@@ -418,3 +418,35 @@ func TestLocalEndpointsHoldBack(t *testing.T) {
 		})
 	}
 }
+
+// Sources found by what they hold, whatever their name, and names
+// matched in any case (second hostile run): a catalog published from a
+// file with no YAML name (b/catalog), a YAML body under an upper-case
+// .JSON name, one over --max-file-size (unreadable: it holds every file),
+// and a reference that names the file in another case (Flow opens it on
+// a file system that ignores case).
+func TestUsersWhateverTheirNames(t *testing.T) {
+	user := "materializations:\n" + task("acmeCo/b", "../shared.config.yaml", true)
+	for _, tc := range []struct {
+		name, file, text string
+		args             []string
+		holder           string
+	}{
+		{"no YAML name", "b/catalog", user, nil, "acmeCo/b (b/catalog:"},
+		{"YAML under .JSON", "b/main.JSON", user, nil, "b/main.JSON (a catalog source that does not parse"},
+		{"over --max-file-size", "b/main.yaml", user + "# " + strings.Repeat("x", 2048) + "\n", []string{"--max-file-size", "1KiB"}, "b/main.yaml (a catalog source that cannot be read"},
+		{"another case", "b/flow.yaml", "materializations:\n" + task("acmeCo/b", "../Shared.config.yaml", true), nil, "Shared.config.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"a/flow.yaml":        "materializations:\n" + task("acmeCo/a", "../shared.config.yaml", true),
+				tc.file:              tc.text,
+				"shared.config.yaml": sharedConfig,
+			})
+			before := treeState(t, dir)
+			r := schedtoolIn(t, dir, append(append([]string{"migrate", "--write", "--root", "."}, tc.args...), "a")...)
+			heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/a"}, []string{tc.holder})
+		})
+	}
+}

@@ -2,7 +2,7 @@ package groupwrite
 
 import (
 	"os"
-	"path/filepath"
+	"schedtool/catalog"
 	"sync"
 )
 
@@ -126,7 +126,4 @@ func ResetInterrupt() {
 }
 
 // IsTemp reports whether a file name is one of schedtool's temp files.
-func IsTemp(name string) bool {
-	ok, _ := filepath.Match(".*.schedtool-*", filepath.Base(name))
-	return ok
-}
+func IsTemp(name string) bool { return catalog.IsTemp(name) }
