@@ -1,4 +1,4 @@
-module schedtool
+module github.com/estuary/schedtool
 
 go 1.26.8
 

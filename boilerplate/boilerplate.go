@@ -10,7 +10,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // V2Label is the shard label of the V2 runtime; its value is exactly "true".

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 func labels(m map[string]string) func(string) string {
@@ -65,7 +65,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pkg := range strings.Fields(string(out)) {
-		if !strings.HasPrefix(pkg, "schedtool/") {
+		if !strings.HasPrefix(pkg, "github.com/estuary/schedtool/") {
 			t.Errorf("boilerplate depends on %s", pkg)
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"schedtool/boilerplate"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/boilerplate"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // What a connector adds where it builds its acknowledgement delay. The

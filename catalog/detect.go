@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/estuary/schedtool/catalog/tree"
 	"io"
 	"path/filepath"
-	"schedtool/catalog/tree"
 	"strings"
 )
 

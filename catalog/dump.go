@@ -12,8 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"schedtool/catalog/tree"
-	"schedtool/finding"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
 )
 
 // RowResult is one line of a live_specs dump, read.

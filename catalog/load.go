@@ -15,8 +15,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"schedtool/catalog/tree"
-	"schedtool/finding"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
 )
 
 // Catalog is what was read from the sources of one or more inputs.

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/schedule/connector"
-	"schedtool/schemas"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schemas"
 )
 
 // Materialization is one materialization spec, wherever it was read.

@@ -9,7 +9,7 @@ import (
 	"testing/iotest"
 	"unicode/utf8"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"unicode"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // TreeFile is one file of a copy of a catalog tree.

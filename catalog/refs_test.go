@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // Every kind of name Flow's loader follows is found, relative to the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 var scanKeys = []string{"advanced", "sops", "syncSchedule", "uploadInterval", "upload_interval"}

@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"schedtool/internal/suggest"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // Selector picks materializations as flowctl's catalog commands do:

@@ -3,10 +3,10 @@ package census
 import (
 	"sync"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/internal/shapecache"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/shapecache"
 )
 
 // A dump repeats a few shapes of schedule over and over. A census row

@@ -8,11 +8,11 @@ import (
 	"sort"
 	"sync/atomic"
 
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/internal/shapecache"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/shapecache"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // Statuses in the order they are decided. ReadyNeedsFlag is ready's

@@ -12,10 +12,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	dumpgen "schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	dumpgen "github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 func mat(name, flags, sched, image, config string) string {

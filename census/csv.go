@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // csv: a header line, then one row per task (RFC 4180). Unreadable inputs

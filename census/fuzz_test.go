@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // FuzzCensusWriters writes a row and an unreadable input of arbitrary

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // A census -o json document reads back as the snapshot of its census.

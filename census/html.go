@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // html: one self-contained page for the people who decide when the

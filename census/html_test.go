@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // writeHTML writes rows as a census page.

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // json: {"version": FormatVersion, "generatedAt": "RFC 3339 UTC",

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // markdown: a report for a pull request: the summary, then a table per status.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // table: the summary and the groups, for a terminal.

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // A census is written by one Writer per format, one file per format

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // The timeline is drawn as one SVG (explain -o svg), or that SVG inside

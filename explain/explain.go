@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/jitter"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/jitter"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 // Commit is one upcoming commit instant.

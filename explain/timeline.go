@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/jitter"
-	"schedtool/schedule/model"
-	"schedtool/verify"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/jitter"
+	"github.com/estuary/schedtool/schedule/model"
+	"github.com/estuary/schedtool/verify"
 )
 
 // Timeline is one task over a span of days, for explain -o html and -o

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // load finds one materialization in a catalog path.

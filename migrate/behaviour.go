@@ -6,12 +6,12 @@ import (
 	"sync"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/jitter"
-	"schedtool/schedule/model"
-	"schedtool/verify"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/jitter"
+	"github.com/estuary/schedtool/schedule/model"
+	"github.com/estuary/schedtool/verify"
 )
 
 // behaviour lists what changes for a task beyond the schedule text

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	dumpgen "schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	dumpgen "github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // BenchmarkMigrateDump migrates a generated 20,000-row live_specs dump

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/report"
 )
 
 func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {

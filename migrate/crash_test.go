@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // TestCrashHelper is the child of TestCrashAtomicWrites: it migrates the

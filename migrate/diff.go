@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"schedtool/finding"
-	"schedtool/report"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/report"
 )
 
 // Diff writes a unified diff of one file's edits with ctx lines of

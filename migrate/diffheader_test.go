@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // An absolute path's diff header reads a/tmp/x as git's, not a//tmp/x.

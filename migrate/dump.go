@@ -4,10 +4,10 @@ import (
 	"io"
 	"strconv"
 
-	"schedtool/catalog"
-	"schedtool/catalog/edit"
-	"schedtool/finding"
-	"schedtool/plan"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/edit"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
 )
 
 // Row is one row of a dump, migrated.

@@ -9,10 +9,10 @@ import (
 	"io"
 	"path/filepath"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 // dumps migrates every dump input as a stream.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/groupwrite"
 )
 
 // fuzzTree is a catalog generated from shape, one task per byte: which

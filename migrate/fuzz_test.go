@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // FuzzMigrateRow migrates one fuzzed live_specs row: no panic, and a

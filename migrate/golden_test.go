@@ -11,11 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/validate"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/validate"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/golden")

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
 )
 
 // group is the files one migration touches, written together: a task's

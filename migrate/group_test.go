@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // groupTree writes a catalog whose migration touches multi-file groups:

@@ -6,13 +6,13 @@ import (
 	"sort"
 	"strings"
 
-	"schedtool/catalog"
-	"schedtool/catalog/edit"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/edit"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 // Migrator plans and computes migrations.

@@ -13,9 +13,9 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/report"
 )
 
 // copyInMemory is the size up to which a copy is read whole and written

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // outRun migrates dir into out (--out DIR).

@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
 )
 
 // outPlan is where each file of an --out DIR tree comes from and goes.

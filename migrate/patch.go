@@ -9,12 +9,12 @@ import (
 	"encoding/json"
 	"strings"
 
-	"schedtool/catalog"
-	"schedtool/catalog/edit"
-	"schedtool/catalog/tree"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/edit"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 // ModelMap is a model schedule as the patch value written: canonical

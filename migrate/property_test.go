@@ -14,12 +14,12 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/validate"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/validate"
 )
 
 // gen writes random catalogs: YAML (2 or 4 spaces, wide or compact

@@ -15,8 +15,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"schedtool/internal/groupwrite"
-	"schedtool/internal/jsonstr"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/jsonstr"
 )
 
 // PubID normalises a stored last_pub_id to the 16 lowercase hex digits

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 func TestPubID(t *testing.T) {

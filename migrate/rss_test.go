@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	dumpgen "schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	dumpgen "github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // liveHeap migrates a generated dump of rows rows into a file, as

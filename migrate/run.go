@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/internal/groupwrite"
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 // Mode is what a run does with the changes.

@@ -13,12 +13,12 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
-	"schedtool/schemas"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
+	"github.com/estuary/schedtool/schemas"
 )
 
 // want is what a migrated model schedule must decode to.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/internal/testreq"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/testreq"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // The sealed-config tests run the real sops (.ci/run installs it from the

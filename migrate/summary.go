@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 // summary writes the closing notes to standard error.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // usersTree is a random catalog of shared config files for the users

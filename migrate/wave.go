@@ -5,9 +5,9 @@ import (
 	"io"
 	"sort"
 
-	"schedtool/catalog"
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 // Deferred is the action of a task that would migrate but is left for a

@@ -6,7 +6,7 @@ package migrate
 import (
 	"io"
 
-	"schedtool/catalog"
+	"github.com/estuary/schedtool/catalog"
 )
 
 // wave picks the tasks of this run under --limit: a first pass over the

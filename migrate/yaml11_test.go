@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 // YAML 1.1's resolvers (PyYAML's), for the plain scalars a JSON value

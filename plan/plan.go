@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 // Situation is a row of the docs/behaviour.md §7 table.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 func decide(t *testing.T, opts Options, flags, sched, image, config string) Decision {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // FuzzWriters writes a finding of arbitrary text in every format: no

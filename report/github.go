@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // GitHub writes workflow commands (::error file=...::message), one per

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"schedtool/finding"
-	"schedtool/internal/jsonstr"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/jsonstr"
 )
 
 // JSON writes {"findings": [...], "summary": {...}}.

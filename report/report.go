@@ -12,7 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // Writer writes findings in one format: Finding for each, in order, then

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // SARIF writes SARIF 2.1.0, as GitHub code scanning accepts it.

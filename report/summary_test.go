@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // The summary names the V1 tasks still paced by their connector, which

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"strconv"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // Text writes "file:line:col: severity rule: message" lines and a summary.

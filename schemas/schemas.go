@@ -16,8 +16,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 func compileDoc(t *testing.T, id string, b []byte) *jsonschema.Schema {

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/report"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // BenchmarkValidateDump validates a generated 20,000-row live_specs dump

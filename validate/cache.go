@@ -7,9 +7,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
 )
 
 // A dump repeats a few shapes of schedule over and over. A row's findings

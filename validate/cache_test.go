@@ -11,11 +11,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/report"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // trickyRows are specs (with %s for the name) whose findings sit in every

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // FuzzCatalogSource loads a catalog source (as standard input) and runs

@@ -3,10 +3,10 @@ package validate
 import (
 	"fmt"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // A Rule is one check of catalog build validation, as go/analysis's

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // mat builds a one-materialization catalog source.

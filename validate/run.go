@@ -3,10 +3,10 @@ package validate
 import (
 	"io"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/internal/shapecache"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/shapecache"
 )
 
 // Run validates every input and hands each finding to emit, in a

@@ -3,8 +3,8 @@
 package validate
 
 import (
-	"schedtool/internal/suggest"
-	"schedtool/internal/tzname"
+	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/internal/tzname"
 
 	"bytes"
 	"fmt"
@@ -12,12 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"schedtool/catalog"
-	"schedtool/catalog/tree"
-	"schedtool/finding"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
-	"schedtool/schemas"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
+	"github.com/estuary/schedtool/schemas"
 )
 
 // Checker applies the rules with one registry of connector images.

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"time"
 
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 // Causes of a difference.

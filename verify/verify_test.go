@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/plan"
-	"schedtool/schedule/connector"
-	"schedtool/schedule/model"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/model"
 )
 
 func mapped(t *testing.T, spec connector.SyncScheduleSpec) (*connector.Parsed, *model.Schedule) {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"os"
 
-	"schedtool/bench/gen"
+	"github.com/estuary/schedtool/bench/gen"
 )
 
 func main() {

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"os"
 
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 func main() {

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strconv"
 
-	"schedtool/catalog/tree"
-	"schedtool/finding"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/finding"
 )
 
 // Map is an ordered object merged into an object of the document: keys

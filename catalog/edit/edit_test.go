@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 func parse(file string, src []byte) (*tree.Doc, error) {

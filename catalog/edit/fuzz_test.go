@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // FuzzEdit patches every object of a fuzzed YAML or JSON document the way

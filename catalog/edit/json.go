@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"schedtool/catalog/tree"
-	"schedtool/internal/jsonstr"
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/internal/jsonstr"
 )
 
 // detectJSON finds the indentation unit of a pretty-printed document and

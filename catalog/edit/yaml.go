@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"schedtool/catalog/tree"
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // detectYAML finds the indentation unit and the sequence style: the first

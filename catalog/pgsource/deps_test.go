@@ -10,15 +10,15 @@ import (
 // and bench helpers): schedule/, boilerplate/ and the readers of files
 // never link a database driver.
 func TestDriverStaysHere(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}", "schedtool/...").Output()
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}: {{join .Imports \" \"}}", "github.com/estuary/schedtool/...").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := map[string]bool{"schedtool/catalog/pgsource": true, "schedtool/catalog/pgsource/pgtest": true}
+	allowed := map[string]bool{"github.com/estuary/schedtool/catalog/pgsource": true, "github.com/estuary/schedtool/catalog/pgsource/pgtest": true}
 	seen := 0
 	for _, line := range strings.Split(string(out), "\n") {
 		pkg, imports, _ := strings.Cut(line, ": ")
-		if !strings.HasPrefix(pkg, "schedtool/") {
+		if !strings.HasPrefix(pkg, "github.com/estuary/schedtool/") {
 			continue
 		}
 		seen++

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/catalog/pgsource"
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/pgsource"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 // A connection that breaks part way through the rows (a proxy closing

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
-	"schedtool/catalog/pgsource/pgtest"
-	"schedtool/migrate"
-	"schedtool/plan"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // Migrating from PostgreSQL into --out DIR writes a source per migrated

@@ -33,9 +33,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"schedtool/catalog"
-	"schedtool/internal/jsonstr"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/jsonstr"
+	"github.com/estuary/schedtool/report"
 )
 
 func init() { catalog.OpenDB = Open }

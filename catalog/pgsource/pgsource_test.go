@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog"
-	"schedtool/catalog/pgsource"
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/pgsource"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 func TestQuery(t *testing.T) {

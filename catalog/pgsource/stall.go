@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"schedtool/report"
+	"github.com/estuary/schedtool/report"
 )
 
 // errStalled is the cause a read is cancelled with when the server has

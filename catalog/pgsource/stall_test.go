@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog"
-	"schedtool/catalog/pgsource"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/pgsource"
 )
 
 // A reader slower than --db-timeout is not a stalled server: while the

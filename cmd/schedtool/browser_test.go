@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/census"
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 // The reports are opened in a real browser (Debian's chromium, headless,

@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
-	"schedtool/census"
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 type censusOptions struct {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
+	"github.com/estuary/schedtool/catalog"
 )
 
 // completeValues offers a flag's fixed values.

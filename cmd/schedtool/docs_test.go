@@ -14,7 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"schedtool/finding"
+	"github.com/estuary/schedtool/finding"
 )
 
 // The documents show commands; these tests run them, so that a command

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"schedtool/catalog"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/report"
 )
 
 // Exit codes, the same for every command (docs/behaviour.md §9).

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
-	"schedtool/explain"
-	"schedtool/internal/suggest"
-	"schedtool/plan"
-	"schedtool/report"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/explain"
+	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 type explainOptions struct {

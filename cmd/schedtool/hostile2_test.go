@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 // Regression tests from a hostile pass over migrate (issue 10).

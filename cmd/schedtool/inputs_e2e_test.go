@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 // peakRSS runs cmd and samples its peak resident memory (VmHWM) until

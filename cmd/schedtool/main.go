@@ -7,7 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	_ "schedtool/catalog/pgsource" // postgres:// PATHs
+	_ "github.com/estuary/schedtool/catalog/pgsource" // postgres:// PATHs
 )
 
 func main() {

@@ -13,11 +13,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
-	"schedtool/internal/groupwrite"
-	"schedtool/migrate"
-	"schedtool/plan"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/report"
 )
 
 type migrateOptions struct {

@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 // storedLine is a dump row of a V2 snowflake task migrating from 1h, its

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 // filesUnder lists the files (not directories) under dir, temp files too.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"schedtool/bench/gen"
-	"schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/bench/gen"
+	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
 
 // deletedRow is a deleted spec as live_specs keeps it: spec and

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 // TestPreCommitHook runs the schedtool-validate hook of

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 // realCatalogs is ../shared/real-catalogs beside the repository (public

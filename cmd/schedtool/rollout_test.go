@@ -226,7 +226,7 @@ func TestVersion(t *testing.T) {
 	// pseudo-version built from the same revision.
 	modVersion := "(devel)"
 	for _, line := range strings.Split(string(info), "\n") {
-		if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" && f[1] == "schedtool" {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "mod" && f[1] == "github.com/estuary/schedtool" {
 			modVersion = f[2]
 		}
 	}

@@ -15,9 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
-	"schedtool/report"
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

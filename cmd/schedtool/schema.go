@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"schedtool/schemas"
+	"github.com/estuary/schedtool/schemas"
 )
 
 func newSchema(c *common) *cobra.Command {

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/term"
 
-	"schedtool/catalog"
+	"github.com/estuary/schedtool/catalog"
 )
 
 // isTerminal reports whether w is a terminal. A character device is not

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"schedtool/bench/gen"
+	"github.com/estuary/schedtool/bench/gen"
 )
 
 // brokenCatalog writes a flow.yaml whose syntax error is on line 9,

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"schedtool/catalog"
-	"schedtool/finding"
-	"schedtool/report"
-	"schedtool/validate"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/validate"
 )
 
 type validateOptions struct {

@@ -1,8 +1,8 @@
 package groupwrite
 
 import (
+	"github.com/estuary/schedtool/catalog"
 	"os"
-	"schedtool/catalog"
 	"sync"
 )
 

@@ -19,8 +19,8 @@ import (
 	"strings"
 	"syscall"
 
-	"schedtool/catalog"
-	"schedtool/report"
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/report"
 )
 
 // ErrChanged is a file whose content changed after it was read.

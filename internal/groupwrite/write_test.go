@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"schedtool/catalog"
+	"github.com/estuary/schedtool/catalog"
 )
 
 func noTemps(t *testing.T, dir string) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"schedtool/internal/suggest"
+	"github.com/estuary/schedtool/internal/suggest"
 )
 
 //go:embed zones.txt

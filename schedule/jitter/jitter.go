@@ -11,7 +11,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/zeebo/xxh3"
 
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // Connector is a connector's jitter: (xxhash64(seed) >> 1) mod 24h. A nil

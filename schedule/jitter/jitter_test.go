@@ -3,7 +3,7 @@ package jitter
 import (
 	"testing"
 
-	"schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // docs/behaviour.md §10's vectors.

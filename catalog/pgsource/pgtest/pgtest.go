@@ -23,7 +23,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"schedtool/internal/testreq"
+	"github.com/estuary/schedtool/internal/testreq"
 )
 
 //go:embed schema.sql
