@@ -90,11 +90,12 @@ type Totals struct {
 	RemainingByImage                                 map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
+	unblocks  *unblocks // what unblocks what (Unblocks)
 }
 
 func newTotals() *Totals {
 	return &Totals{ByStatus: map[string]int{}, ByImage: map[string]int{}, ByKind: map[string]int{},
-		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}}
+		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}, unblocks: newUnblocks()}
 }
 
 func (t *Totals) add(r *Row) { t.addN(r, 1) }
@@ -116,6 +117,7 @@ func (t *Totals) addN(r *Row, n int) {
 	if r.Remaining() {
 		t.Remaining += n
 		t.RemainingByImage[r.Image] += n
+		t.unblocks.addN(r, n)
 		if old, ok := t.OldestTag[r.Image]; !ok || olderTag(r.Tag, old) {
 			t.OldestTag[r.Image] = r.Tag
 		}

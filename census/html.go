@@ -28,6 +28,7 @@ type htmlWriter struct {
 	w       *bufio.Writer
 	now     time.Time
 	history []Snapshot
+	scope   *Scope
 	kept
 	byImage  map[string]*perStatus
 	byTenant map[string]*perStatus
@@ -65,7 +66,7 @@ type reasonGroup struct {
 }
 
 func newHTML(w *bufio.Writer, opts Options) *htmlWriter {
-	return &htmlWriter{w: w, now: opts.Now, history: burndownOf(opts),
+	return &htmlWriter{w: w, now: opts.Now, history: burndownOf(opts), scope: opts.Scope,
 		byImage: map[string]*perStatus{}, byTenant: map[string]*perStatus{}, reasons: map[string]*reasonGroup{}}
 }
 
@@ -152,6 +153,17 @@ p.lead{margin:0 0 16px;color:#333}
 .card b{display:block;font-size:26px;font-variant-numeric:tabular-nums}
 .card span{font-size:13px;color:#333}
 .card.alert{border:2px solid #000}
+.card.sum{background:#f3f3f3}
+.cards .op{align-self:center;font-size:22px;color:#333}
+.verdict{font-size:19px;font-weight:600;margin:12px 0;padding:10px 14px;border-radius:6px;border:2px solid #000}
+.verdict.pass{background:#e6f4ea}.verdict.fail{background:#fdecea}
+.verdict .mark{font-size:22px;margin-right:8px}
+.projection{font-size:16px;margin:8px 0}
+.scope{font-size:13px;color:#333;overflow-wrap:anywhere}
+ul.paths{margin:4px 0 12px;padding-left:20px;font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+ul.paths li{margin:0}
+h3{font-size:15px;margin:14px 0 4px}
+td.cmd code{white-space:nowrap}
 table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #ddd;vertical-align:middle}
 th{font-size:13px;color:#333;border-bottom:1px solid #999}
@@ -182,8 +194,15 @@ func (h *htmlWriter) End(t *Totals) error {
 <style>%s</style></head><body>
 `, esc(taken), htmlStyle)
 	writePatterns(w)
-	fmt.Fprintf(w, "<h1>Connector-side pacing census</h1>\n<p class=\"lead\">Taken %s. %s.</p>\n", esc(taken), esc(SummaryLine(t)))
+	fmt.Fprintln(w, "<h1>Connector-side pacing census</h1>")
+	h.verdict(t)
+	fmt.Fprintf(w, "<p class=\"lead\">Taken %s. %s.</p>\n", esc(taken), esc(SummaryLine(t)))
 	h.headline(t)
+	pts := points(h.history, t, h.now)
+	if p := Projection(pts); p != "" {
+		fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\">%s</p>\n", esc(p))
+	}
+	h.unblocks(t)
 	fmt.Fprintln(w, `<h2>Remaining users by image</h2>`)
 	writeLegend(w)
 	h.bars("image", "image", h.byImage, t.OldestTag)
@@ -195,6 +214,12 @@ func (h *htmlWriter) End(t *Totals) error {
 	h.reviewReasons(t)
 	h.crashList(t)
 	h.unreadable(t)
+	fmt.Fprintln(w, `<h2>Scope</h2>`)
+	if h.scope != nil {
+		fmt.Fprintf(w, "<p class=\"scope\" id=\"scope\">This census covers %s.</p>\n", esc(h.scope.Describe()))
+	} else {
+		fmt.Fprintln(w, `<p class="scope" id="scope">Its scope is not recorded.</p>`)
+	}
 	fmt.Fprintln(w, "</body></html>")
 	return w.Flush()
 }
@@ -229,29 +254,90 @@ func writeLegend(w io.Writer) {
 	fmt.Fprintln(w, `</div>`)
 }
 
+// verdict opens the page: whether the removal gate passes, and why not.
+func (h *htmlWriter) verdict(t *Totals) {
+	class, mark := "fail", "\u2717"
+	if GatePasses(t) {
+		class, mark = "pass", "\u2713"
+	}
+	fmt.Fprintf(h.w, "<p class=\"verdict %s\" id=\"verdict\" data-passes=\"%t\" data-remaining=\"%d\" data-unreadable=\"%d\"><span class=\"mark\" aria-hidden=\"true\">%s</span>%s</p>\n",
+		class, GatePasses(t), t.Remaining, t.Unreadable, mark, esc(Verdict(t)))
+}
+
+// statusLabel is a remaining status as a headline box says it.
+var statusLabel = map[string]string{
+	"blocked-v1":   "blocked on the V1 runtime",
+	"conflict":     "conflict: both schedules configured",
+	"stacked":      "stacked: both schedules pace",
+	"ready":        "ready to migrate",
+	ReadyNeedsFlag: "ready with migrate --zero-file-sinks",
+	"needs-review": "need review",
+}
+
+// headline: the tasks, the remaining ones, and a box per remaining
+// status, which add up to the remaining count.
 func (h *htmlWriter) headline(t *Totals) {
+	card := func(class, key, label string, n int) {
+		fmt.Fprintf(h.w, `<div class="%s" data-key="%s" data-value="%d"><b>%d</b><span>%s</span></div>`+"\n", class, key, n, n, esc(label))
+	}
 	fmt.Fprintln(h.w, `<div class="cards" id="headline">`)
-	for _, c := range []struct {
-		key, label string
-		n          int
-		alert      bool
-	}{
-		{"tasks", "tasks on scheduling images", t.Tasks, false},
-		{"remaining", "remaining users of connector-side pacing", t.Remaining, false},
-		{"ready", "ready to migrate", t.ByStatus["ready"], false},
-		{"readyNeedsZeroFileSinks", "ready with migrate --zero-file-sinks", t.ByStatus[ReadyNeedsFlag], false},
-		{"needs-review", "need review", t.ByStatus["needs-review"], false},
-		{"blocked-v1", "blocked on the V1 runtime", t.ByStatus["blocked-v1"], false},
-		{"crashing", "crashing (connector panics within 366 days)", t.Crashing, t.Crashing > 0},
-		{"unreadable", "unreadable inputs", t.Unreadable, t.Unreadable > 0},
-	} {
-		class := "card"
-		if c.alert {
-			class += " alert"
+	card("card", "tasks", "tasks on scheduling images", t.Tasks)
+	card("card sum", "remaining", "remaining users of connector-side pacing", t.Remaining)
+	fmt.Fprintln(h.w, `<span class="op" aria-hidden="true">=</span>`)
+	for i, s := range RemainingStatuses() {
+		if i > 0 {
+			fmt.Fprintln(h.w, `<span class="op" aria-hidden="true">+</span>`)
 		}
-		fmt.Fprintf(h.w, `<div class="%s" data-key="%s" data-value="%d"><b>%d</b><span>%s</span></div>`+"\n", class, c.key, c.n, c.n, esc(c.label))
+		key := s
+		if s == ReadyNeedsFlag {
+			key = "readyNeedsZeroFileSinks"
+		}
+		card("card", key, statusLabel[s], t.ByStatus[s])
 	}
 	fmt.Fprintln(h.w, `</div>`)
+	fmt.Fprintln(h.w, `<div class="cards" id="alerts">`)
+	alert := func(key, label string, n int) {
+		class := "card"
+		if n > 0 {
+			class += " alert"
+		}
+		card(class, key, label, n)
+	}
+	alert("unreadable", "unreadable inputs", t.Unreadable)
+	alert("crashing", "crashing (connector panics within 366 days)", t.Crashing)
+	if t.Disabled > 0 {
+		card("card", "disabled", "disabled (counted with their status)", t.Disabled)
+	}
+	fmt.Fprintln(h.w, `</div>`)
+}
+
+// unblocks: what unblocks what, each decision or action with the tasks
+// it moves and its command.
+func (h *htmlWriter) unblocks(t *Totals) {
+	w := h.w
+	fmt.Fprintln(w, `<h2>What unblocks what</h2>`)
+	list := Unblocks(t)
+	if len(list) == 0 {
+		fmt.Fprintln(w, `<p class="note" id="unblocks" data-value="0">Nothing to unblock: no task remains.</p>`)
+		return
+	}
+	fmt.Fprintln(w, `<table id="unblocks"><thead><tr><th>decision or action</th><th class="n">tasks it moves</th><th>how</th></tr></thead><tbody>`)
+	shown := list[:min(len(list), maxListed)]
+	for _, u := range shown {
+		how := "review each task (schedtool explain NAME)"
+		if u.Command != "" {
+			how = u.Command
+		}
+		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
+	}
+	fmt.Fprintln(w, `</tbody></table>`)
+	if more := len(list) - len(shown); more > 0 {
+		rest := 0
+		for _, u := range list[len(shown):] {
+			rest += u.Tasks
+		}
+		fmt.Fprintf(w, "<p class=\"note\">... and %d more (the first %d are listed), moving %d tasks between them.</p>\n", more, len(shown), rest)
+	}
 }
 
 const barWidth = 360
@@ -331,9 +417,11 @@ func (h *htmlWriter) burndown(t *Totals) {
 		fmt.Fprintln(w, `<p class="note">No history: give earlier <code>census -o json</code> outputs with <code>--history FILE</code> to draw remaining users against time.</p>`)
 		return
 	}
-	points := append(h.history, SnapshotOf(t, h.now))
-	if h.now.IsZero() {
-		points[len(points)-1].At = points[len(points)-2].At
+	points := points(h.history, t, h.now)
+	if len(points) < 2 {
+		// One census in time (the history is this census): no line yet.
+		fmt.Fprintln(w, `<p class="note" id="burndown" data-points="1">One census so far: the burndown starts with the next one (keep each week's <code>census -o json --summary</code> and give them with <code>--history</code>).</p>`)
+		return
 	}
 	const width, height, left, right, top, bottom = 760.0, 330.0, 56.0, 24.0, 16.0, 56.0
 	plotW, plotH := width-left-right, height-top-bottom
@@ -521,12 +609,16 @@ func (h *htmlWriter) unreadable(t *Totals) {
 		fmt.Fprintln(w, `<p class="note">None.</p>`)
 		return
 	}
-	fmt.Fprintln(w, `<p class="note">Counted, not skipped: an unknown is not a zero.</p>`)
-	fmt.Fprintln(w, `<table id="unreadable"><thead><tr><th>where</th><th>problem</th></tr></thead><tbody>`)
-	for _, u := range h.bad {
-		fmt.Fprintf(w, "<tr><td class=\"name\">%s:%d:%d</td><td>%s</td></tr>\n", esc(u.File), u.Line, u.Column, esc(u.Message))
+	fmt.Fprintln(w, `<p class="note">Counted, not skipped: an unknown is not a zero. Grouped by problem.</p>`)
+	fmt.Fprintln(w, `<div id="unreadable">`)
+	for _, g := range groupUnreadable(h.bad) {
+		fmt.Fprintf(w, "<h3 data-value=\"%d\">%s (%d)</h3>\n<ul class=\"paths\">", len(g.Where), esc(g.Message), len(g.Where))
+		for _, p := range g.Where {
+			fmt.Fprintf(w, "<li>%s</li>", esc(p))
+		}
+		fmt.Fprintln(w, "</ul>")
 	}
-	fmt.Fprintln(w, `</tbody></table>`)
+	fmt.Fprintln(w, `</div>`)
 	if more := t.Unreadable - len(h.bad); more > 0 {
 		fmt.Fprintf(w, "<p class=\"note\">... and %d more (the first %d are listed)</p>\n", more, len(h.bad))
 	}
