@@ -131,13 +131,15 @@ func (m *markdownWriter) End(t *Totals) error {
 	if more := len(images) - maxListed; more > 0 {
 		fmt.Fprintf(w, "\n... and %d more images (the first %d are listed)\n", more, maxListed)
 	}
-	fmt.Fprintln(w, "\n| kind | tasks |\n|---|---:|")
-	for _, k := range Keys(t.ByKind) {
-		fmt.Fprintf(w, "| %s | %d |\n", mdCell(k), t.ByKind[k])
-	}
-	fmt.Fprintln(w, "\n| runtime | tasks |\n|---|---:|")
-	for _, k := range Keys(t.ByRuntime) {
-		fmt.Fprintf(w, "| %s | %d |\n", mdCell(k), t.ByRuntime[k])
+	if len(t.ByKind) > 0 {
+		fmt.Fprintln(w, "\n| kind | tasks |\n|---|---:|")
+		for _, k := range Keys(t.ByKind) {
+			fmt.Fprintf(w, "| %s | %d |\n", mdCell(k), t.ByKind[k])
+		}
+		fmt.Fprintln(w, "\n| runtime | tasks |\n|---|---:|")
+		for _, k := range Keys(t.ByRuntime) {
+			fmt.Fprintf(w, "| %s | %d |\n", mdCell(k), t.ByRuntime[k])
+		}
 	}
 	if len(pts) >= 2 {
 		writeMermaidBurndown(w, pts)
