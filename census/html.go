@@ -149,12 +149,13 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",A
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #ccc;padding-bottom:4px}
 p.lead{margin:0 0 16px;color:#333}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}
-.card{border:1px solid #999;border-radius:6px;padding:8px 12px;min-width:120px}
+.card{border:1px solid #999;border-radius:6px;padding:8px 12px;min-width:80px}
 .card b{display:block;font-size:26px;font-variant-numeric:tabular-nums}
 .card span{font-size:13px;color:#333}
 .card.alert{border:2px solid #000}
 .card.sum{background:#f3f3f3}
-.cards .op{align-self:center;font-size:22px;color:#333}
+.cards .op{align-self:center;font-size:20px;color:#333}
+.cards.eq{flex-wrap:nowrap;gap:6px}.cards.eq .card{padding:6px 10px;flex:0 1 auto}
 .verdict{font-size:19px;font-weight:600;margin:12px 0;padding:10px 14px;border-radius:6px;border:2px solid #000}
 .verdict.pass{background:#e6f4ea}.verdict.fail{background:#fdecea}
 .verdict .mark{font-size:22px;margin-right:8px}
@@ -197,6 +198,11 @@ func (h *htmlWriter) End(t *Totals) error {
 	fmt.Fprintln(w, "<h1>Connector-side pacing census</h1>")
 	h.verdict(t)
 	fmt.Fprintf(w, "<p class=\"lead\">Taken %s. %s.</p>\n", esc(taken), esc(SummaryLine(t)))
+	if h.scope != nil {
+		fmt.Fprintf(w, "<p class=\"scope\" id=\"scope\">Scope: this census covers %s.</p>\n", esc(h.scope.Describe()))
+	} else {
+		fmt.Fprintln(w, `<p class="scope" id="scope">Scope: not recorded.</p>`)
+	}
 	h.headline(t)
 	pts := points(h.history, t, h.now)
 	if p := Projection(pts); p != "" {
@@ -214,12 +220,6 @@ func (h *htmlWriter) End(t *Totals) error {
 	h.reviewReasons(t)
 	h.crashList(t)
 	h.unreadable(t)
-	fmt.Fprintln(w, `<h2>Scope</h2>`)
-	if h.scope != nil {
-		fmt.Fprintf(w, "<p class=\"scope\" id=\"scope\">This census covers %s.</p>\n", esc(h.scope.Describe()))
-	} else {
-		fmt.Fprintln(w, `<p class="scope" id="scope">Its scope is not recorded.</p>`)
-	}
 	fmt.Fprintln(w, "</body></html>")
 	return w.Flush()
 }
@@ -266,12 +266,12 @@ func (h *htmlWriter) verdict(t *Totals) {
 
 // statusLabel is a remaining status as a headline box says it.
 var statusLabel = map[string]string{
-	"blocked-v1":   "blocked on the V1 runtime",
-	"conflict":     "conflict: both schedules configured",
-	"stacked":      "stacked: both schedules pace",
-	"ready":        "ready to migrate",
-	ReadyNeedsFlag: "ready with migrate --zero-file-sinks",
-	"needs-review": "need review",
+	"blocked-v1":   "blocked-v1",
+	"conflict":     "conflict",
+	"stacked":      "stacked",
+	"ready":        "ready",
+	ReadyNeedsFlag: "ready with --zero-file-sinks",
+	"needs-review": "needs-review",
 }
 
 // headline: the tasks, the remaining ones, and a box per remaining
@@ -280,9 +280,24 @@ func (h *htmlWriter) headline(t *Totals) {
 	card := func(class, key, label string, n int) {
 		fmt.Fprintf(h.w, `<div class="%s" data-key="%s" data-value="%d"><b>%d</b><span>%s</span></div>`+"\n", class, key, n, n, esc(label))
 	}
-	fmt.Fprintln(h.w, `<div class="cards" id="headline">`)
+	fmt.Fprintln(h.w, `<div id="headline">`)
+	fmt.Fprintln(h.w, `<div class="cards">`)
+	alert := func(key, label string, n int) {
+		class := "card"
+		if n > 0 {
+			class += " alert"
+		}
+		card(class, key, label, n)
+	}
 	card("card", "tasks", "tasks on scheduling images", t.Tasks)
-	card("card sum", "remaining", "remaining users of connector-side pacing", t.Remaining)
+	alert("unreadable", "unreadable inputs", t.Unreadable)
+	alert("crashing", "crashing (connector panics within 366 days)", t.Crashing)
+	if t.Disabled > 0 {
+		card("card", "disabled", "disabled (counted with their status)", t.Disabled)
+	}
+	fmt.Fprintln(h.w, `</div>`)
+	fmt.Fprintln(h.w, `<div class="cards eq">`)
+	card("card sum", "remaining", "remaining", t.Remaining)
 	fmt.Fprintln(h.w, `<span class="op" aria-hidden="true">=</span>`)
 	for i, s := range RemainingStatuses() {
 		if i > 0 {
@@ -294,21 +309,7 @@ func (h *htmlWriter) headline(t *Totals) {
 		}
 		card("card", key, statusLabel[s], t.ByStatus[s])
 	}
-	fmt.Fprintln(h.w, `</div>`)
-	fmt.Fprintln(h.w, `<div class="cards" id="alerts">`)
-	alert := func(key, label string, n int) {
-		class := "card"
-		if n > 0 {
-			class += " alert"
-		}
-		card(class, key, label, n)
-	}
-	alert("unreadable", "unreadable inputs", t.Unreadable)
-	alert("crashing", "crashing (connector panics within 366 days)", t.Crashing)
-	if t.Disabled > 0 {
-		card("card", "disabled", "disabled (counted with their status)", t.Disabled)
-	}
-	fmt.Fprintln(h.w, `</div>`)
+	fmt.Fprintln(h.w, `</div></div>`)
 }
 
 // unblocks: what unblocks what, each decision or action with the tasks

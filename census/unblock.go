@@ -158,7 +158,7 @@ func Unblocks(t *Totals) []Unblock {
 		case UnblockRuntimeV2:
 			a.Action, a.Command = "move V1 tasks to the V2 runtime", "schedtool migrate --enable-runtime-v2 --write"
 		case UnblockMigrate:
-			a.Action, a.Command = "migrate: the conversion is decided", "schedtool migrate --write"
+			a.Action, a.Command = "migrate: nothing left to decide (ready, stacked)", "schedtool migrate --write"
 		case UnblockZeroFileSinks:
 			a.Action, a.Command = "set file sinks' interval to 0s (sealed configs, stored specs)", "schedtool migrate --zero-file-sinks --write"
 		case UnblockFileSinkSeal:
