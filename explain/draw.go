@@ -87,7 +87,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 		model = "none"
 	}
 	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + ", delay up to " + tl.Delay},
-		{"model schedule", model}, {"times in", tl.Loc.String()}, {"from", tl.From.Format(time.RFC3339)}, {"to", tl.To.Format(time.RFC3339)}} {
+		{"model schedule", model}, {"migration", tl.Situation + ": " + tl.Migration}, {"times in", tl.Loc.String()}, {"from", tl.From.Format(time.RFC3339)}, {"to", tl.To.Format(time.RFC3339)}} {
 		fmt.Fprintf(bw, "<dt>%s</dt><dd>%s</dd>\n", kv[0], esc(kv[1]))
 	}
 	fmt.Fprintln(bw, "</dl></body></html>")
