@@ -162,8 +162,9 @@ p.lead{margin:0 0 16px;color:#333}
 .projection{font-size:16px;margin:8px 0}
 .scope{font-size:13px;color:#333;overflow-wrap:anywhere}
 ul.paths{margin:4px 0 12px;padding-left:20px;font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
-ul.paths li{margin:0}
-h3{font-size:15px;margin:14px 0 4px}
+ul.paths li{margin:0 0 2px}
+ul.paths .msg{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#444;margin:0 0 4px}
+h3{font-size:14px;font-weight:600;margin:14px 0 4px}
 td.cmd code{white-space:nowrap}
 table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #ddd;vertical-align:middle}
@@ -613,8 +614,12 @@ func (h *htmlWriter) unreadable(t *Totals) {
 	fmt.Fprintln(w, `<p class="note">Counted, not skipped: an unknown is not a zero. Grouped by problem.</p>`)
 	fmt.Fprintln(w, `<div id="unreadable">`)
 	for _, g := range groupUnreadable(h.bad) {
-		fmt.Fprintf(w, "<h3 data-value=\"%d\">%s (%d)</h3>\n<ul class=\"paths\">", len(g.Where), esc(g.Message), len(g.Where))
-		for _, p := range g.Where {
+		fmt.Fprintf(w, "<h3 data-value=\"%d\">%s (%d)</h3>\n<ul class=\"paths\">", len(g.Where), esc(g.Reason), len(g.Where))
+		for i, p := range g.Where {
+			if g.Message[i] != "" {
+				fmt.Fprintf(w, "<li>%s<div class=\"msg\">… is %s</div></li>", esc(p), esc(g.Message[i]))
+				continue
+			}
 			fmt.Fprintf(w, "<li>%s</li>", esc(p))
 		}
 		fmt.Fprintln(w, "</ul>")

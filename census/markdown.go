@@ -158,8 +158,12 @@ func (m *markdownWriter) End(t *Totals) error {
 	if len(m.bad) > 0 {
 		fmt.Fprintf(w, "\n### unreadable (%d)\n\nCounted, not skipped: an unknown is not a zero.\n", t.Unreadable)
 		for _, g := range groupUnreadable(m.bad) {
-			fmt.Fprintf(w, "\n%s (%d):\n\n", mdCell(mdCut(g.Message)), len(g.Where))
-			for _, p := range g.Where {
+			fmt.Fprintf(w, "\n%s (%d):\n\n", mdCell(mdCut(g.Reason)), len(g.Where))
+			for i, p := range g.Where {
+				if g.Message[i] != "" {
+					fmt.Fprintf(w, "- %s (… is %s)\n", mdCell(mdCut(p)), mdCell(mdCut(g.Message[i])))
+					continue
+				}
 				fmt.Fprintf(w, "- %s\n", mdCell(mdCut(p)))
 			}
 		}

@@ -3,6 +3,7 @@ package census
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -280,25 +281,44 @@ func spanWords(d time.Duration) string {
 	return fmt.Sprintf("%d %s", n, report.Plural(n, "hour", "hours"))
 }
 
-// unreadableGroup is the unreadable inputs listed with one message.
+// unreadableGroup is the unreadable inputs listed with one reason: their
+// message with the paths and names in it left out.
 type unreadableGroup struct {
-	Message string
+	Reason  string
 	Where   []string // file:line:col, in full
+	Message []string // what each one's message names beyond the reason ("" when nothing)
 }
 
-// groupUnreadable groups the listed unreadable inputs by message, the
+// pathLike is a word naming a file or a task (it holds a slash), with
+// what follows it up to a space or a comma; pathRun is several of them.
+var (
+	pathLike = regexp.MustCompile(`[^\s,()]*/[^\s,()]*`)
+	pathRun  = regexp.MustCompile(`…(,? (and )?…)+`)
+)
+
+// unreadableReason is a message without the paths and names in it: the
+// messages of one problem in several places group together.
+func unreadableReason(msg string) string {
+	r := pathLike.ReplaceAllString(msg, "…")
+	return pathRun.ReplaceAllString(r, "…")
+}
+
+// groupUnreadable groups the listed unreadable inputs by reason, the
 // largest group first.
 func groupUnreadable(bad []Unreadable) []unreadableGroup {
 	idx := map[string]int{}
 	var out []unreadableGroup
 	for _, u := range bad {
-		i, ok := idx[u.Message]
+		reason := unreadableReason(u.Message)
+		i, ok := idx[reason]
 		if !ok {
 			i = len(out)
-			idx[u.Message] = i
-			out = append(out, unreadableGroup{Message: u.Message})
+			idx[reason] = i
+			out = append(out, unreadableGroup{Reason: reason})
 		}
+		own := strings.Join(pathLike.FindAllString(u.Message, -1), ", ")
 		out[i].Where = append(out[i].Where, fmt.Sprintf("%s:%d:%d", u.File, u.Line, u.Column))
+		out[i].Message = append(out[i].Message, own)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Where) > len(out[j].Where) })
 	return out
