@@ -151,11 +151,24 @@ func (o *explainOptions) Run() error {
 			}
 		}
 	}
-	for i := range cat.Problems {
-		// The task may be in what did not parse: say why it is not found.
-		f := &cat.Problems[i]
-		fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
-			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
+	// problems says what did not read: the asked task's own problems
+	// one by one, the others in one line when the task is found (validate
+	// lists them), or all of them when it is not (it may be in what did
+	// not parse).
+	problems := func(found bool) {
+		others := 0
+		for i := range cat.Problems {
+			f := &cat.Problems[i]
+			if found && f.Task != o.name {
+				others++
+				continue
+			}
+			fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
+				report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
+		}
+		if others > 0 {
+			fmt.Fprintf(o.Err, "schedtool: %d %s in other tasks or files (schedtool validate lists them)\n", others, report.Plural(others, "problem", "problems"))
+		}
 	}
 	for _, m := range cat.Materializations {
 		near.Add(m.Name)
@@ -187,6 +200,7 @@ func (o *explainOptions) Run() error {
 			}
 		})
 	})
+	problems(found != nil)
 	if err != nil {
 		return err
 	}

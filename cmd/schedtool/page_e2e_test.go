@@ -172,3 +172,29 @@ func TestCensusScopeRedactsPassword(t *testing.T) {
 		t.Errorf("scope %s", b)
 	}
 }
+
+// explain lists only the asked task's problems; the others are counted
+// in one line, unless the task is not found (it may be in what did not
+// parse).
+func TestExplainOtherProblemsCounted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "flow.yaml"), []byte("import: [a.flow.yaml, b.flow.yaml]\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a.flow.yaml"), []byte(`materializations:
+  acmeCo/a/materialize-snowflake:
+    shards: { flags: { enable-runtime-v2: "true" } }
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: { host: h, syncSchedule: { syncFrequency: 1h } }
+    bindings: []
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.flow.yaml"), []byte("materializations: [\n"), 0o644)
+	r := schedtool(t, "", "explain", "acmeCo/a/materialize-snowflake", dir)
+	if r.code != 0 || strings.Contains(r.stderr, "b.flow.yaml") || !strings.Contains(r.stderr, "1 problem in other tasks or files (schedtool validate lists them)") {
+		t.Errorf("found: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = schedtool(t, "", "explain", "acmeCo/b/materialize-snowflake", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "b.flow.yaml:") {
+		t.Errorf("not found: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
