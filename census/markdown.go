@@ -2,8 +2,10 @@ package census
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +17,9 @@ import (
 // markdown: a report for a pull request or a job summary: the verdict,
 // what unblocks what, the groups, the burndown, then a table of tasks per
 // status. GitHub refuses a job summary over 1 MiB: the task tables are cut
-// to stay well under it whatever the fleet (each status gets an equal
-// share of mdTaskBudget), with a count of the rest.
+// to stay well under it whatever the fleet (the statuses share
+// mdTaskBudget: none gets more than an equal share of what the others
+// leave), with a count of the rest.
 type markdownWriter struct {
 	w       *bufio.Writer
 	rows    map[string]*mdRows
@@ -62,7 +65,7 @@ func (m *markdownWriter) Row(r *Row) {
 		reason = strings.TrimPrefix(reason+"; the connector crashes: last ack "+r.Crash, "; ")
 	}
 	line := fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", mdCell(r.Task), mdCell(r.Image), mdCell(r.Tag), r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), mdCell(reason))
-	if len(g.b)+len(line) > mdTaskBudget/len(Statuses) {
+	if len(g.b)+len(line) > mdTaskBudget {
 		return
 	}
 	g.b = append(g.b, line...)
@@ -83,6 +86,26 @@ func mdCell(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// share cuts the task tables to mdTaskBudget between them, at row ends:
+// the smallest tables whole, the rest an equal share of what is left.
+func (m *markdownWriter) share() {
+	var gs []*mdRows
+	for _, g := range m.rows {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool { return len(gs[i].b) < len(gs[j].b) })
+	left := mdTaskBudget
+	for i, g := range gs {
+		allow := left / (len(gs) - i)
+		if len(g.b) > allow {
+			cut := bytes.LastIndexByte(g.b[:allow], '\n') + 1
+			g.b = g.b[:cut]
+			g.kept = bytes.Count(g.b, []byte{'\n'})
+		}
+		left -= len(g.b)
+	}
 }
 
 // mdCut shortens a long text (a quoted value, an error) for a cell.
@@ -144,6 +167,7 @@ func (m *markdownWriter) End(t *Totals) error {
 	if len(pts) >= 2 {
 		writeMermaidBurndown(w, pts)
 	}
+	m.share()
 	for _, s := range Statuses {
 		g := m.rows[s]
 		if g == nil || g.n == 0 {
