@@ -86,7 +86,11 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 	default:
 		model = "none"
 	}
-	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + ", delay up to " + tl.Delay},
+	delay := ", delay up to " + tl.Delay
+	if tl.Delay == "unknown" {
+		delay = ", delay unknown"
+	}
+	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + delay},
 		{"model schedule", model}, {"migration", tl.Situation + ": " + tl.Migration}, {"times in", tl.Loc.String()}, {"from", tl.From.Format(time.RFC3339)}, {"to", tl.To.Format(time.RFC3339)}} {
 		fmt.Fprintf(bw, "<dt>%s</dt><dd>%s</dd>\n", kv[0], esc(kv[1]))
 	}
@@ -143,6 +147,9 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		modelLabel = "the schedule migrate writes"
 	}
 	connLabel := tl.Connector + ", up to " + tl.Delay
+	if tl.Delay == "unknown" {
+		connLabel = tl.Connector
+	}
 	for _, lane := range []struct {
 		id, label, sub string
 		top            float64
