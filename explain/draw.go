@@ -289,9 +289,12 @@ func daysText(n int) string {
 // marks are drawn as a density instead of one by one.
 const denseSpacing = 3.0
 
-// density draws marks too close to tell apart as bars: one per bucket of
-// at least densityBucket pixels (whole hours), as tall as the marks in
-// it against the fullest bucket, labelled with the pace.
+// density draws a lane whose marks are too close to tell apart: per
+// bucket of whole hours (at least 6 px wide), the marks one by one where
+// they stand at least denseSpacing apart on average, else a bar whose
+// height grows with the marks in it, labelled with the pace. A uniform
+// 5-minute week is a row of equal bars; an alternating schedule shows
+// its slow ticks as lines and its fast windows as bars.
 func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top float64, colour string, x func(time.Time) float64, plotW float64, font string) {
 	const densityBucket = 6.0
 	total := tl.To.Sub(tl.From)
@@ -299,6 +302,7 @@ func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top f
 	for float64(bucket)/float64(total)*plotW < densityBucket {
 		bucket *= 2
 	}
+	bucketW := float64(bucket) / float64(total) * plotW
 	n := int(total/bucket) + 1
 	counts := make([]int, n)
 	for _, t := range ts {
@@ -306,12 +310,16 @@ func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top f
 			counts[i]++
 		}
 	}
-	most := 1
+	dense := func(c int) bool { return float64(c)*denseSpacing > bucketW }
+	most, bars := 1, 0
 	for _, c := range counts {
-		most = max(most, c)
+		if dense(c) {
+			most = max(most, c)
+			bars++
+		}
 	}
 	inner := laneHeight - 24
-	fmt.Fprintf(w, `<g class="%s-density" data-count="%d" fill="%s" fill-opacity="0.55" stroke="none">`, class, len(ts), colour)
+	fmt.Fprintf(w, `<g class="%s-density" data-count="%d" data-bucket="%s" fill="%s" fill-opacity="0.6" stroke="%s" stroke-width="1.2">`, class, len(ts), formatEvery(bucket), colour, colour)
 	for i, c := range counts {
 		if c == 0 {
 			continue
@@ -321,14 +329,40 @@ func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top f
 		if to.After(tl.To) {
 			to = tl.To
 		}
-		h := float64(c) / float64(most) * inner
-		fmt.Fprintf(w, `<rect data-from="%s" data-value="%d" x="%.2f" y="%.2f" width="%.2f" height="%.2f"/>`, from.UTC().Format(time.RFC3339), c, x(from), top+laneHeight-4-h, math.Max(x(to)-x(from)-1, 1), h)
+		if !dense(c) {
+			for _, t := range ts {
+				if !t.Before(from) && t.Before(to) {
+					fmt.Fprintf(w, `<line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f"/>`, x(t), x(t), top+22, top+laneHeight-6)
+				}
+			}
+			continue
+		}
+		h := (0.35 + 0.65*float64(c)/float64(most)) * inner
+		fmt.Fprintf(w, `<rect data-from="%s" data-value="%d" x="%.2f" y="%.2f" width="%.2f" height="%.2f" stroke="none"/>`, from.UTC().Format(time.RFC3339), c, x(from), top+laneHeight-4-h, math.Max(x(to)-x(from)-1, 1), h)
 	}
 	fmt.Fprintln(w, `</g>`)
-	every := total / time.Duration(len(ts))
-	label := fmt.Sprintf("%d %ss, about one every %s: too close to draw one by one; bar height: %ss per %s (at most %d)",
-		len(ts), noun(class), formatEvery(every), noun(class), formatEvery(bucket), most)
+	label := fmt.Sprintf("%d %ss, too close to draw one by one: a bar per %s where they crowd (the tallest: %d)", len(ts), noun(class), formatEvery(bucket), most)
+	if bars == 0 {
+		label = fmt.Sprintf("%d %ss", len(ts), noun(class))
+	} else if every, ok := uniform(ts); ok {
+		label = fmt.Sprintf("%d %ss, one every %s: too close to draw one by one, a bar per %s (%d in each)", len(ts), noun(class), formatEvery(every), formatEvery(bucket), most)
+	}
 	fmt.Fprintf(w, `<text x="%.0f" y="%.0f" font-size="11" fill="#000" %s>%s</text>`+"\n", laneLeft+6, top+14, font, esc(label))
+}
+
+// uniform reports whether marks come at one interval (to the minute,
+// give or take a jitter of a fifth of it), and which.
+func uniform(ts []time.Time) (time.Duration, bool) {
+	if len(ts) < 3 {
+		return 0, false
+	}
+	every := ts[len(ts)-1].Sub(ts[0]) / time.Duration(len(ts)-1)
+	for i := 1; i < len(ts); i++ {
+		if d := ts[i].Sub(ts[i-1]) - every; d > every/5 || d < -every/5 {
+			return 0, false
+		}
+	}
+	return every, true
 }
 
 func noun(class string) string {

@@ -139,7 +139,7 @@ func TestExplainDenseMarks(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	if !strings.Contains(r.stdout, `<g class="ack-density" data-count="2016"`) || !strings.Contains(r.stdout, `<g class="acks" stroke="#000" stroke-width="1.2" visibility="hidden">`) ||
-		!strings.Contains(r.stdout, "about one every 5m: too close to draw one by one") {
+		!strings.Contains(r.stdout, "one every 5m: too close to draw one by one, a bar per 2h (24 in each)") {
 		t.Errorf("a 5-minute week is not drawn as a density:\n%.2000s", r.stdout)
 	}
 	// One day of an hourly schedule is drawn mark by mark.
