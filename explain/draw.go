@@ -331,7 +331,7 @@ func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top f
 		}
 		if !dense(c) {
 			for _, t := range ts {
-				if !t.Before(from) && t.Before(to) {
+				if int(t.Sub(tl.From)/bucket) == i { // as counted: a mark at To is in the last bucket
 					fmt.Fprintf(w, `<line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f"/>`, x(t), x(t), top+22, top+laneHeight-6)
 				}
 			}

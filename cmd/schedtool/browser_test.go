@@ -511,3 +511,60 @@ func TestBrowserExplainTimeline(t *testing.T) {
 		})
 	}
 }
+
+// A V1 task previewed with migrate's decision flags: the page says so,
+// names the migration explain -o json gives with the same flags, and
+// draws the runtime's commits after it; a crowded lane's bars and lines
+// add up to its marks.
+func TestBrowserExplainPreview(t *testing.T) {
+	chromium(t)
+	args := []string{"--at", "2026-10-28T05:00:00Z", "--enable-runtime-v2", "--zero-file-sinks", "acmeCo/lake/materialize-s3-iceberg", "fixtures/catalog"}
+	var doc struct {
+		Migration, Situation, Preview string
+	}
+	j := schedtool(t, "", append([]string{"explain", "-o", "json"}, args...)...)
+	if err := json.Unmarshal([]byte(j.stdout), &doc); err != nil || doc.Preview == "" {
+		t.Fatalf("explain -o json: %v %s", err, j.stdout)
+	}
+	r := schedtool(t, "", append([]string{"explain", "-o", "html"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	page := filepath.Join(t.TempDir(), "preview.html")
+	os.WriteFile(page, []byte(r.stdout), 0o644)
+	const width, height = 1140, 800
+	b := browse(t, page, width, height)
+	checkLoads(t, b, width, height)
+	text := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace // as a DOM serializes text
+	if !strings.Contains(b.dom, text(doc.Preview)) || !strings.Contains(b.dom, text(doc.Situation+": "+doc.Migration)) {
+		t.Errorf("the page does not give the preview %q and the migration %q", doc.Preview, doc.Migration)
+	}
+	marks := map[string]int{}
+	drawn := map[string]int{}
+	group := ""
+	for _, e := range elements(b.dom) {
+		switch {
+		case e["<"] == "line" && (e["class"] == "ack" || e["class"] == "commit"):
+			marks[e["class"]]++
+		case e["<"] == "g" && strings.HasSuffix(e["class"], "-density"):
+			group = strings.TrimSuffix(e["class"], "-density")
+			if n := atoiT(t, e["data-count"]); n != marks[group] {
+				t.Errorf("%s density says %d marks, %d drawn hidden", group, n, marks[group])
+			}
+		case e["<"] == "rect" && group != "" && e["data-value"] != "":
+			drawn[group] += atoiT(t, e["data-value"])
+		case e["<"] == "line" && group != "" && e["class"] == "":
+			drawn[group]++
+		case e["<"] == "text":
+			group = ""
+		}
+	}
+	if marks["commit"] == 0 {
+		t.Error("no runtime commits after the previewed migration")
+	}
+	for k, n := range marks {
+		if drawn[k] != n {
+			t.Errorf("%s: bars and lines hold %d marks, %d marks", k, drawn[k], n)
+		}
+	}
+}
