@@ -324,7 +324,7 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		return
 	}
 	fmt.Fprintln(w, `<table id="unblocks"><thead><tr><th>decision or action</th><th class="n">tasks it moves</th><th>how</th></tr></thead><tbody>`)
-	shown := list[:min(len(list), maxListed)]
+	shown := list // Unblocks is bounded: maxListed images and reasons, the rest in one entry
 	for _, u := range shown {
 		how := "review each task (schedtool explain NAME)"
 		if u.Command != "" {

@@ -130,7 +130,7 @@ func (m *markdownWriter) End(t *Totals) error {
 	}
 	if list := Unblocks(t); len(list) > 0 {
 		fmt.Fprintln(w, "\n### What unblocks what\n\n| decision or action | tasks it moves | how |\n|---|---:|---|")
-		shown := list[:min(len(list), maxListed)]
+		shown := list // Unblocks is bounded: maxListed images and reasons, the rest in one entry
 		for _, u := range shown {
 			how := "review each task (`schedtool explain NAME`)"
 			if u.Command != "" {

@@ -124,8 +124,8 @@ func (u *unblocks) addN(r *Row, n int) {
 
 // Unblocks lists, for the remaining tasks of a census, each decision or
 // action with the tasks it moves, in unblockOrder (images and reasons by
-// most tasks first); only those that move a task. The tasks add up to
-// t.Remaining.
+// most tasks first, the first maxListed of each, the rest in one entry);
+// only those that move a task. The tasks add up to t.Remaining.
 func Unblocks(t *Totals) []Unblock {
 	u := t.unblocks
 	if u == nil {
@@ -135,18 +135,32 @@ func Unblocks(t *Totals) []Unblock {
 	for _, k := range unblockOrder {
 		switch k {
 		case UnblockImageUpgrade:
-			for _, img := range byCount(u.byImage) {
+			rest := u.byKind[k]
+			for i, img := range byCount(u.byImage) {
+				if i >= maxListed {
+					rest += u.byImage[img]
+					continue
+				}
 				out = append(out, Unblock{Kind: k, Image: img, Tasks: u.byImage[img],
 					Action:  "upgrade " + img + " to a tag that takes syncSchedule",
 					Command: "change the image tag, then schedtool migrate --write"})
 			}
-			if n := u.byKind[k]; n > 0 {
-				out = append(out, Unblock{Kind: k, Tasks: n, Action: "upgrade other images", Command: "change the image tag, then schedtool migrate --write"})
+			if rest > 0 {
+				out = append(out, Unblock{Kind: k, Tasks: rest, Action: "upgrade other images", Command: "change the image tag, then schedtool migrate --write"})
 			}
 			continue
 		case UnblockPerson:
-			for _, r := range byCount(u.byReason) {
+			rest, others := 0, 0
+			for i, r := range byCount(u.byReason) {
+				if i >= maxListed {
+					rest += u.byReason[r]
+					others++
+					continue
+				}
 				out = append(out, Unblock{Kind: k, Reason: r, Tasks: u.byReason[r], Action: "a person decides: " + r})
+			}
+			if rest > 0 {
+				out = append(out, Unblock{Kind: k, Reason: otherReasons, Tasks: rest, Action: fmt.Sprintf("a person decides: %d other reasons", others)})
 			}
 			continue
 		}

@@ -196,3 +196,22 @@ func TestHTMLFirstWeekNoLine(t *testing.T) {
 		t.Errorf("two weeks draw no burndown or projection")
 	}
 }
+
+// Thousands of reasons make a list of maxListed and one entry for the
+// rest: the list stays short, and still adds up.
+func TestUnblocksBounded(t *testing.T) {
+	var rows []Row
+	for i := 0; i < 3*maxListed; i++ {
+		rows = append(rows, Row{Task: fmt.Sprint("t/", i), Status: "needs-review", Reason: fmt.Sprint("reason ", i)},
+			Row{Task: fmt.Sprint("u/", i), Status: "needs-review", Image: fmt.Sprint("img", i), Reason: "needs an image upgrade first"})
+	}
+	tot := totalsOf(rows)
+	list := Unblocks(tot)
+	sum := 0
+	for _, u := range list {
+		sum += u.Tasks
+	}
+	if len(list) != 2*maxListed+2 || sum != tot.Remaining {
+		t.Errorf("%d entries moving %d tasks; want %d, %d", len(list), sum, 2*maxListed+2, tot.Remaining)
+	}
+}
