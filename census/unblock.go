@@ -59,7 +59,10 @@ func UnblockKind(r *Row) string {
 	case ReadyNeedsFlag:
 		return UnblockZeroFileSinks
 	case "stacked":
-		if isFileSinkReason(r.Reason) {
+		switch {
+		case isPlaintextFileSinkReason(r.Reason):
+			return UnblockFileSinkSeal
+		case isFileSinkReason(r.Reason):
 			return UnblockZeroFileSinks
 		}
 		return UnblockMigrate
@@ -77,6 +80,13 @@ func UnblockKind(r *Row) string {
 // interval can be turned off only outside its published values.
 func isFileSinkReason(reason string) bool {
 	return strings.Contains(reason, "file sink") || strings.Contains(reason, "file-sink")
+}
+
+// isPlaintextFileSinkReason reports whether a reason is a plaintext file
+// sink's: its zero is off its published values, so it is sealed, or
+// moved to an image with the deferral, first.
+func isPlaintextFileSinkReason(reason string) bool {
+	return isFileSinkReason(reason) && strings.Contains(reason, "plaintext")
 }
 
 // isUpgradeReason reports whether a reason asks for a newer image tag.

@@ -25,9 +25,10 @@ func TestUnblockKind(t *testing.T) {
 		{ReadyNeedsFlag, "", UnblockZeroFileSinks},
 		{"stacked", plan.FileSinkStackedNote, UnblockZeroFileSinks},
 		{"stacked", "", UnblockMigrate}, // a syncSchedule default: plain migrate zeroes it
+		{"stacked", "a file sink with a plaintext config: uploadInterval \"0s\" ... is not among its published values", UnblockFileSinkSeal},
 		{"needs-review", `image tag "v2" takes only advanced.updateDelay (syncSchedule arrived in v3): removing the delay needs an image upgrade first`, UnblockImageUpgrade},
 		{"needs-review", "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first", UnblockImageUpgrade},
-		{"needs-review", "a plaintext file sink on an image without the deferral: no value of its enum turns the delay off", UnblockFileSinkSeal},
+		{"needs-review", "a file sink with a plaintext config: uploadInterval \"0s\", the only value that turns its interval off, is not among its published values", UnblockFileSinkSeal},
 		{"needs-review", "the connector schedule is encrypted (sops)", UnblockPerson},
 		{"needs-review", "the image is old", UnblockPerson}, // no upgrade asked for
 		{"migrated", "", ""},
