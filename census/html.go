@@ -324,8 +324,7 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		return
 	}
 	fmt.Fprintln(w, `<table id="unblocks"><thead><tr><th>decision or action</th><th class="n">tasks it moves</th><th>how</th></tr></thead><tbody>`)
-	shown := list // Unblocks is bounded: maxListed images and reasons, the rest in one entry
-	for _, u := range shown {
+	for _, u := range list { // bounded: maxListed images and reasons, the rest in one entry
 		how := "review each task (schedtool explain NAME)"
 		if u.Command != "" {
 			how = u.Command
@@ -333,13 +332,6 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
 	}
 	fmt.Fprintln(w, `</tbody></table>`)
-	if more := len(list) - len(shown); more > 0 {
-		rest := 0
-		for _, u := range list[len(shown):] {
-			rest += u.Tasks
-		}
-		fmt.Fprintf(w, "<p class=\"note\">... and %d more (the first %d are listed), moving %d tasks between them.</p>\n", more, len(shown), rest)
-	}
 }
 
 const barWidth = 360

@@ -130,16 +130,12 @@ func (m *markdownWriter) End(t *Totals) error {
 	}
 	if list := Unblocks(t); len(list) > 0 {
 		fmt.Fprintln(w, "\n### What unblocks what\n\n| decision or action | tasks it moves | how |\n|---|---:|---|")
-		shown := list // Unblocks is bounded: maxListed images and reasons, the rest in one entry
-		for _, u := range shown {
+		for _, u := range list { // bounded: maxListed images and reasons, the rest in one entry
 			how := "review each task (`schedtool explain NAME`)"
 			if u.Command != "" {
 				how = "`" + strings.ReplaceAll(u.Command, "|", "\\|") + "`"
 			}
 			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(mdCut(u.Action)), u.Tasks, how)
-		}
-		if more := len(list) - len(shown); more > 0 {
-			fmt.Fprintf(w, "\n... and %d more (the first %d are listed)\n", more, len(shown))
 		}
 	}
 	fmt.Fprintln(w, "\n### Groups\n\n| status | tasks |\n|---|---:|")
