@@ -1,0 +1,447 @@
+package savedplan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/report"
+)
+
+// ApplyOptions are apply's choices.
+type ApplyOptions struct {
+	// Check says what would happen and writes nothing.
+	Check bool
+	// AllOrNothing writes nothing when any group or row is refused.
+	AllOrNothing bool
+	// Out is the file the migrated rows of the plan's dumps go to.
+	Out   string
+	Quiet bool
+	// Load reads the dumps again (their limits).
+	Load catalog.Options
+	// Hooks inject faults into the writes (tests).
+	Hooks groupwrite.Hooks
+}
+
+// Outcome is what apply did, or would do (--check).
+type Outcome struct {
+	Groups  int `json:"groups"`
+	Rows    int `json:"rows"`
+	Written int `json:"written"` // files (or rows) written, or that would be
+	Applied int `json:"applied"` // files that already hold the planned result
+	Changed int `json:"changed"` // files or rows refused: changed since the plan
+	Refused int `json:"refused"` // files of groups the plan itself refused
+	Failed  int `json:"failed"`  // files that could not be written
+	// Untouched are the files a signal left as they were, and Interrupted
+	// that signal.
+	Untouched   int    `json:"untouched,omitempty"`
+	Interrupted string `json:"interrupted,omitempty"`
+	Review      int    `json:"review"` // tasks the plan left to a person
+}
+
+// state of one planned file against the disk.
+type state struct {
+	f    *File
+	cur  []byte
+	what string // "pending", "applied" or "changed"
+	why  string // what changed
+}
+
+func look(f *File) state {
+	s := state{f: f}
+	st, err := os.Lstat(f.Path)
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// migrate read it through the link: so does apply.
+		st, err = os.Stat(f.Path)
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		err = errors.New("is not a regular file")
+	}
+	if err == nil {
+		s.cur, err = os.ReadFile(f.Path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			s.what, s.why = "changed", "changed since the plan: the file no longer exists"
+		} else {
+			s.what, s.why = "changed", "cannot be read: "+err.Error()
+		}
+		return s
+	}
+	switch h := Hash(s.cur); {
+	case h == f.SHA256:
+		s.what = "pending"
+	case f.Result != "" && h == f.Result:
+		s.what = "applied"
+	default:
+		s.what = "changed"
+		s.why = changedText(f.Size, f.SHA256, s.cur, h)
+	}
+	return s
+}
+
+// changedText says how the bytes now differ from those planned on.
+func changedText(size int, sum string, cur []byte, h string) string {
+	return fmt.Sprintf("changed since the plan: %d bytes now, %d when planned (sha256 %s now, %s planned), and it does not hold the planned result either", len(cur), size, short(h), short(sum))
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// Apply writes the plan's edits: each group of files in place through
+// groupwrite (all or nothing, in the plan's order, locked, a signal
+// finishing the group), and the dumps' migrated rows to opts.Out. It
+// recomputes nothing: a file whose bytes are not those planned on is
+// refused with its group, a group whose files already hold the planned
+// result is already applied. errw gets a line per file and a summary.
+func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
+	o := &Outcome{Groups: len(p.Groups)}
+	for _, t := range p.Tasks {
+		if t.Action == "review" || t.Action == "skip" {
+			o.Review++
+		}
+	}
+	if len(p.Dumps) > 0 && opts.Out == "" {
+		return o, &Error{"the plan holds migrated rows of stored specs, which are not written in place: give --out FILE for the migrated rows"}
+	}
+	if len(p.Groups) > 0 && opts.Out != "" {
+		return o, &Error{"--out: the plan changes catalog files, which apply writes in place; apply --out writes the migrated rows of a plan of stored specs only (to apply to a copy, copy the tree and apply the plan there)"}
+	}
+	note := func(format string, args ...any) {
+		if !opts.Quiet {
+			fmt.Fprintf(errw, format+"\n", args...)
+		}
+	}
+	roots := realRoots(p.Roots)
+	var states [][]state
+	anyChanged := false
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		ss := make([]state, len(g.Files))
+		for i := range g.Files {
+			ss[i] = look(&g.Files[i])
+			if ss[i].what == "changed" {
+				anyChanged = true
+			}
+		}
+		states = append(states, ss)
+	}
+	rows, rowErr := readRows(p, opts)
+	if rowErr != nil {
+		return o, rowErr
+	}
+	for _, r := range rows {
+		if r.why != "" {
+			anyChanged = true
+		}
+	}
+	held := opts.AllOrNothing && anyChanged
+	var wrote []string
+	verb := "not written"
+	if opts.Check {
+		verb = "would not be written"
+	}
+	for gi := range p.Groups {
+		g, ss := &p.Groups[gi], states[gi]
+		var changed *state
+		applied, pending := 0, 0
+		for i := range ss {
+			switch ss[i].what {
+			case "changed":
+				if changed == nil {
+					changed = &ss[i]
+				}
+			case "applied":
+				applied++
+			case "pending":
+				pending++
+			}
+		}
+		switch {
+		case g.Refused != "":
+			for _, s := range ss {
+				o.Refused++
+				fmt.Fprintf(errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", report.Escape(s.f.Path), verb, report.Escape(g.Refused))
+			}
+		case changed != nil:
+			for _, s := range ss {
+				o.Changed++
+				if s.what == "changed" {
+					fmt.Fprintf(errw, "schedtool: %s: %s: %s; plan again and review the new plan\n", report.Escape(s.f.Path), verb, report.Escape(s.why))
+				} else {
+					fmt.Fprintf(errw, "schedtool: %s: %s: written together with %s, which changed since the plan\n", report.Escape(s.f.Path), verb, report.Escape(changed.f.Path))
+				}
+			}
+		case pending == 0:
+			for _, s := range ss {
+				o.Applied++
+				note("already applied: %s", report.Escape(s.f.Path))
+			}
+		case held:
+			for _, s := range ss {
+				o.Untouched++
+				fmt.Fprintf(errw, "schedtool: %s: %s: --all-or-nothing, and another group changed since the plan\n", report.Escape(s.f.Path), verb)
+			}
+		case opts.Check:
+			for _, s := range ss {
+				if s.what == "applied" {
+					o.Applied++
+					note("already applied: %s", report.Escape(s.f.Path))
+				} else {
+					o.Written++
+					note("would write: %s", report.Escape(s.f.Path))
+				}
+			}
+		default:
+			if o.Interrupted != "" {
+				o.Untouched += len(ss)
+				continue
+			}
+			w := writeGroup(ss, roots, opts.Hooks, errw, o)
+			wrote = append(wrote, w...)
+			if sig := groupwrite.Interrupted(); sig != nil {
+				o.Interrupted = migrate.SignalName(sig)
+			}
+		}
+	}
+	if len(p.Dumps) > 0 {
+		if err := writeRows(p, rows, opts, held, errw, o, &wrote); err != nil {
+			return o, err
+		}
+	}
+	for _, w := range wrote {
+		note("written: %s", report.Escape(w))
+	}
+	fmt.Fprintln(errw, o.line(opts.Check))
+	if o.Review > 0 {
+		note("the plan leaves %d %s to a person (needs review or skipped): schedtool show PLAN lists them", o.Review, report.Plural(o.Review, "task", "tasks"))
+	}
+	return o, nil
+}
+
+func (o *Outcome) line(check bool) string {
+	head := "apply"
+	if check {
+		head = "apply --check (nothing written)"
+	}
+	what := fmt.Sprintf("%d %s of files", o.Groups, report.Plural(o.Groups, "group", "groups"))
+	if o.Rows > 0 {
+		what += fmt.Sprintf(", %d dump %s", o.Rows, report.Plural(o.Rows, "row", "rows"))
+	}
+	verb := "written"
+	if check {
+		verb = "would be written"
+	}
+	line := fmt.Sprintf("%s: %s: %d %s, %d already applied", head, what, o.Written, verb, o.Applied)
+	if o.Changed > 0 {
+		line += fmt.Sprintf(", %d refused (changed since the plan)", o.Changed)
+	}
+	if o.Refused > 0 {
+		line += fmt.Sprintf(", %d refused by the plan", o.Refused)
+	}
+	if o.Untouched > 0 {
+		line += fmt.Sprintf(", %d left untouched", o.Untouched)
+	}
+	if o.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", o.Failed)
+	}
+	if o.Interrupted != "" {
+		line += fmt.Sprintf("; interrupted by %s: the group being renamed was finished, no temp file is left", o.Interrupted)
+	}
+	return line
+}
+
+// writeGroup writes the pending files of one group, in the plan's order,
+// through groupwrite; the files already holding their result are left.
+func writeGroup(ss []state, roots []string, h groupwrite.Hooks, errw io.Writer, o *Outcome) []string {
+	var puts []*groupwrite.Put
+	for _, s := range ss {
+		if s.what != "pending" {
+			o.Applied++
+			continue
+		}
+		data, err := Patch(s.cur, s.f.Edits)
+		if err == nil && Hash(data) != s.f.Result {
+			err = errors.New("the planned edits do not give the planned result")
+		}
+		if err != nil {
+			for _, s := range ss {
+				o.Failed++
+				fmt.Fprintf(errw, "schedtool: %s: not written: %v\n", report.Escape(s.f.Path), err)
+			}
+			return nil
+		}
+		puts = append(puts, &groupwrite.Put{Path: s.f.Path, Old: s.cur, Data: data, Within: roots})
+	}
+	if err := groupwrite.WriteGroup(puts, h); err != nil {
+		at := puts[0].Path
+		var ge *groupwrite.GroupError
+		if errors.As(err, &ge) {
+			at = ge.Path
+		}
+		for _, p := range puts {
+			o.Failed++
+			if p.Path == at || len(puts) == 1 {
+				fmt.Fprintf(errw, "schedtool: %s: not written: %s\n", report.Escape(p.Path), report.Escape(err.Error()))
+			} else {
+				fmt.Fprintf(errw, "schedtool: %s: not written: written together with %s, which failed: %s\n", report.Escape(p.Path), report.Escape(at), report.Escape(err.Error()))
+			}
+		}
+		return nil
+	}
+	var out []string
+	for _, p := range puts {
+		o.Written++
+		out = append(out, p.Path)
+	}
+	migrate.AddWritten(len(puts))
+	return out
+}
+
+// realRoots are the roots, absolute with symlinks resolved, that every
+// file written must resolve inside.
+func realRoots(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				out = append(out, abs)
+			}
+		}
+	}
+	return out
+}
+
+// rowNow is a planned row as the dump holds it now.
+type rowNow struct {
+	row *Row
+	cur []byte // the row's bytes now
+	why string // why it is refused
+}
+
+// readRows reads the plan's dumps again and finds each planned row by
+// catalog name: its bytes and last_pub_id must be those planned on.
+func readRows(p *Plan, opts ApplyOptions) ([]rowNow, error) {
+	var out []rowNow
+	for di := range p.Dumps {
+		d := &p.Dumps[di]
+		cur, err := dumpRows(d.Name, opts.Load)
+		if err != nil {
+			return nil, err
+		}
+		for i := range d.Rows {
+			r := &d.Rows[i]
+			now := rowNow{row: r}
+			c, ok := cur[r.Name]
+			switch {
+			case !ok:
+				now.why = fmt.Sprintf("%s: no longer in %s", r.Name, d.Name)
+			case c.pubID != r.LastPubID:
+				now.why = fmt.Sprintf("%s: published since the plan: last_pub_id %s now, %s when planned", r.Name, c.pubID, r.LastPubID)
+			case Hash(c.src) != r.SHA256:
+				now.why = fmt.Sprintf("%s: %s", r.Name, changedText(r.Size, r.SHA256, c.src, Hash(c.src)))
+			default:
+				now.cur = c.src
+			}
+			out = append(out, now)
+		}
+	}
+	return out, nil
+}
+
+type dumpRow struct {
+	name  string
+	src   []byte
+	pubID string
+}
+
+// dumpRows reads a dump file's materializations by catalog name.
+func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
+	if name == "-" || name == "<stdin>" || catalog.IsDBURL(name) {
+		return nil, &Error{fmt.Sprintf("%s: the plan's rows came from standard input or a database, which apply cannot read again; plan from a dump file (psql \\copy, flowctl raw get > FILE)", name)}
+	}
+	load.Select = nil
+	inputs, err := catalog.Resolve([]string{name}, load)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]dumpRow{}
+	dopts := catalog.DumpOptions{Options: load}
+	err = catalog.EachDump(inputs, func(r io.Reader, file string) error {
+		return catalog.ScanDump(r, file, dopts, func(rr *catalog.RowResult) *dumpRow {
+			if rr.Mat == nil {
+				return nil
+			}
+			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID}
+		}, func(d *dumpRow) {
+			if d == nil {
+				return
+			}
+			if _, dup := out[d.name]; !dup {
+				out[d.name] = *d
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// writeRows writes the migrated rows to opts.Out, in the plan's order.
+func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Writer, o *Outcome, wrote *[]string) error {
+	var news [][]byte
+	for _, r := range rows {
+		o.Rows++
+		if r.why != "" {
+			o.Changed++
+			fmt.Fprintf(errw, "schedtool: %s: not written: %s; plan again and review the new plan\n", report.Escape(opts.Out), report.Escape(r.why))
+			continue
+		}
+		data, err := Patch(r.cur, r.row.Edits)
+		if err == nil && Hash(data) != r.row.Result {
+			err = errors.New("the planned edits do not give the planned result")
+		}
+		if err != nil {
+			o.Failed++
+			fmt.Fprintf(errw, "schedtool: %s: not written: %v\n", report.Escape(r.row.Name), err)
+			continue
+		}
+		news = append(news, data)
+	}
+	if held || len(news) == 0 {
+		o.Untouched += len(news)
+		return nil
+	}
+	if opts.Check {
+		o.Written += len(news)
+		return nil
+	}
+	s, err := groupwrite.CreateStream(opts.Out, opts.Hooks)
+	if err != nil {
+		return &Error{"--out: " + err.Error()}
+	}
+	for _, n := range news {
+		s.Write(n)
+		s.Write([]byte{'\n'})
+	}
+	if err := s.Commit(); err != nil {
+		o.Failed++
+		return err
+	}
+	o.Written += len(news)
+	*wrote = append(*wrote, opts.Out)
+	migrate.AddWritten(1)
+	return nil
+}
