@@ -259,7 +259,7 @@ type runner struct {
 	sum     *Summary
 	json    *jsonReport
 	reasons reasons
-	changes changes // the behaviour changes, for the diff format's summary
+	changes changes  // the behaviour changes, for the diff format's summary
 	wrote   []string // the files written, for the listing
 	defers  []string
 	moreDef int
