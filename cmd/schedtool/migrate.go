@@ -71,7 +71,15 @@ sinks skipped (without --zero-file-sinks), in every mode, --write and --out
 too; 0 when everything the run was asked to do is done. --write applies the
 changes in place, atomically; --out DIR writes the migrated tree elsewhere.
 Each file written is listed on standard error (written: PATH), before the
-summary line; -q keeps the summary line alone.
+summary line; -q keeps the summary line alone. The summary is followed by
+the behaviour changes (the jitter seed moving to the tenant, backfills now
+paced, timezone quirks), one line each with its number of tasks.
+
+--plan FILE saves the dry run as a plan instead of printing the diff: the
+exact edits, each input's SHA-256, every task's report, a digest.
+schedtool show renders it, schedtool apply writes exactly it (refusing a
+group whose files changed since). -o markdown renders the dry run as a
+pull-request body, in parts under GitHub's 65,536 characters.
 
 A task's pacing is never lost: the files one migration touches (a source,
 its config file, a shared or sealed config) are written together, all or
@@ -124,7 +132,11 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
   schedtool migrate --write --limit 50 --prefix acmeCo/prod/ catalog/
 
   # Prove each migrated schedule commits when the old one did
-  schedtool migrate --verify -o json fixtures/catalog`,
+  schedtool migrate --verify -o json fixtures/catalog
+
+  # Plan a wave for review, then write exactly what was reviewed
+  schedtool migrate --plan wave.plan -o markdown fixtures/catalog > pr-body.md
+  schedtool apply wave.plan`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.write || o.out != "" {
