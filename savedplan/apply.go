@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -21,8 +22,11 @@ type ApplyOptions struct {
 	Check bool
 	// AllOrNothing writes nothing when any group or row is refused.
 	AllOrNothing bool
-	// Out is the file the migrated rows of the plan's dumps go to.
-	Out   string
+	// Out is the file the migrated rows of the plan's dumps go to, or
+	// the directory a plan of catalog files writes its migrated tree
+	// under, as migrate --out DIR (Inputs are then the plan's PATHs).
+	Out    string
+	Inputs []catalog.Input
 	Quiet bool
 	// Load reads the dumps again (their limits).
 	Load catalog.Options
@@ -116,7 +120,7 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		return o, &Error{"the plan holds migrated rows of stored specs, which are not written in place: give --out FILE for the migrated rows"}
 	}
 	if len(p.Groups) > 0 && opts.Out != "" {
-		return o, &Error{"--out: the plan changes catalog files, which apply writes in place; apply --out writes the migrated rows of a plan of stored specs only (to apply to a copy, copy the tree and apply the plan there)"}
+		return applyTree(p, opts, errw, o)
 	}
 	note := func(format string, args ...any) {
 		if !opts.Quiet {
@@ -444,4 +448,65 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 	*wrote = append(*wrote, opts.Out)
 	migrate.AddWritten(1)
 	return nil
+}
+
+// applyTree writes the migrated tree of a plan of catalog files under
+// opts.Out, as migrate --out DIR does: the whole tree, so every planned
+// input must be as planned (or already hold its result), else nothing is
+// written.
+func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome, error) {
+	var changed []*migrate.File
+	bad := 0
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		for i := range g.Files {
+			s := look(&g.Files[i])
+			switch {
+			case g.Refused != "":
+				o.Refused++
+				fmt.Fprintf(errw, "schedtool: %s: not written: %s (refused when the plan was made)\n", report.Escape(s.f.Path), report.Escape(g.Refused))
+			case s.what == "changed":
+				bad++
+				o.Changed++
+				fmt.Fprintf(errw, "schedtool: %s: %s; plan again and review the new plan\n", report.Escape(s.f.Path), report.Escape(s.why))
+			case s.what == "applied":
+				o.Applied++ // copied as it is: it holds the result
+			default:
+				data, err := Patch(s.cur, s.f.Edits)
+				if err != nil || Hash(data) != s.f.Result {
+					return o, &Error{fmt.Sprintf("%s: the planned edits do not give the planned result", s.f.Path)}
+				}
+				changed = append(changed, &migrate.File{Path: s.f.Path, Old: s.cur, New: data, Edits: textEdits(s.f.Path, s.f.Edits), Tasks: s.f.Tasks, Models: s.f.Models, Zeroes: s.f.Zeroes})
+			}
+		}
+	}
+	if bad > 0 {
+		fmt.Fprintf(errw, "schedtool: nothing written under %s: --out DIR writes the whole tree, and %d %s changed since the plan\n", report.Escape(opts.Out), bad, report.Plural(bad, "input", "inputs"))
+		fmt.Fprintln(errw, o.line(opts.Check))
+		return o, nil
+	}
+	if opts.Check {
+		for _, f := range changed {
+			o.Written++
+			if !opts.Quiet {
+				fmt.Fprintf(errw, "would write: %s (under %s)\n", report.Escape(f.Path), report.Escape(opts.Out))
+			}
+		}
+		fmt.Fprintln(errw, o.line(true))
+		return o, nil
+	}
+	sort.Slice(changed, func(i, j int) bool { return changed[i].Path < changed[j].Path })
+	sum, wrote, err := migrate.WriteTree(opts.Inputs, migrate.RunOptions{Load: opts.Load, Mode: migrate.OutDir, Out: opts.Out, Quiet: opts.Quiet, Hooks: opts.Hooks}, changed, errw)
+	if err != nil {
+		return o, err
+	}
+	o.Written, o.Failed, o.Untouched, o.Interrupted = len(wrote), sum.Failed, sum.Untouched, sum.Interrupted
+	if !opts.Quiet {
+		sort.Strings(wrote)
+		for _, w := range wrote {
+			fmt.Fprintf(errw, "written: %s\n", report.Escape(w))
+		}
+	}
+	fmt.Fprintln(errw, o.line(false))
+	return o, nil
 }

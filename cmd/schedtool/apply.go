@@ -21,9 +21,11 @@ type applyOptions struct {
 	allOrNothing bool
 	out          string
 	force        bool
+	changed      func(string) bool
 
-	path string
-	plan *savedplan.Plan
+	path   string
+	plan   *savedplan.Plan
+	inputs []catalog.Input // the plan's PATHs, for --out DIR
 }
 
 func newApply(c *common) *cobra.Command {
@@ -45,9 +47,11 @@ applied (exit 0): a plan applied twice changes nothing the second time. A
 plan edited by hand (its digest), or made by a newer schedtool, is refused
 (exit 1). --check says what would happen and writes nothing.
 
-A plan of stored specs (live_specs dumps) writes the migrated rows to
---out FILE, reading the dump file again: a row published since the plan
-(its last_pub_id) or changed is refused.
+--out DIR writes the migrated tree elsewhere instead, as migrate --out DIR
+does (the whole tree, so nothing is written when an input changed). A plan
+of stored specs (live_specs dumps) writes the migrated rows to --out FILE,
+reading the dump file again: a row published since the plan (its
+last_pub_id) or changed is refused.
 
 Run apply from the directory migrate --plan ran in: the plan names files
 as migrate did.`,
@@ -75,8 +79,9 @@ as migrate did.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.check, "check", false, "say what would happen, writing nothing")
 	f.BoolVar(&o.allOrNothing, "all-or-nothing", false, "write nothing when any group or row changed since the plan")
-	f.StringVar(&o.out, "out", "", "for a plan of stored specs: the file the migrated rows go to (never over an existing file unless --force)")
-	f.BoolVar(&o.force, "force", false, "let --out replace an existing file")
+	f.StringVar(&o.out, "out", "", "write elsewhere, as migrate --out: the migrated tree under this directory (a plan of catalog files), or the migrated rows to this file (a plan of stored specs); never over existing files unless --force")
+	f.BoolVar(&o.force, "force", false, "let --out replace an existing file, or write into a non-empty directory")
+	o.changed = f.Changed
 	return cmd
 }
 
@@ -89,13 +94,35 @@ func (o *applyOptions) Complete(args []string) error {
 		return err
 	}
 	o.plan = p
-	return nil
+	if o.out != "" && len(p.Groups) > 0 {
+		// The tree --out DIR mirrors: the plan's PATHs under its root.
+		load := o.loadOptions()
+		if load.Root == "" {
+			load.Root = p.Flags["root"]
+		}
+		o.inputs, err = catalog.Resolve(p.Args, load)
+	}
+	return err
 }
 
-// Validate checks --out.
+// Validate checks --out: a directory for a plan of catalog files, as
+// migrate --out DIR checks it; a file for a plan of stored specs.
 func (o *applyOptions) Validate() error {
 	if o.out == "" {
 		return nil
+	}
+	if o.changed("out") && strings.TrimSpace(o.out) == "" {
+		return &usageError{"--out: an empty path names nothing"}
+	}
+	if len(o.plan.Groups) > 0 {
+		if len(o.plan.Dumps) > 0 {
+			return &usageError{"--out: the plan holds both catalog files and stored-spec rows; plan them in separate runs"}
+		}
+		m := &migrateOptions{common: o.common, out: o.out, force: o.force, inputs: o.inputs}
+		return m.checkOutDir()
+	}
+	if !rowsFile(o.out) {
+		return &usageError{fmt.Sprintf("--out %s: apply writes a plan's stored-spec rows to a file (.ndjson, .jsonl or .json); a publishable tree of them is migrate --out DIR's", o.out)}
 	}
 	st, err := os.Lstat(o.out)
 	switch {
@@ -122,7 +149,11 @@ func (o *applyOptions) Validate() error {
 }
 
 func (o *applyOptions) Run() error {
-	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Quiet: o.quiet, Load: o.loadOptions()}, o.Err)
+	load := o.loadOptions()
+	if load.Root == "" {
+		load.Root = o.plan.Flags["root"]
+	}
+	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, Quiet: o.quiet, Load: load}, o.Err)
 	if err != nil {
 		return err
 	}

@@ -313,3 +313,36 @@ func TestMarkdownParts(t *testing.T) {
 		t.Errorf("the parts hold %d migrated rows, the plan %d", diffLines, len(doc.Dumps[0].Rows))
 	}
 }
+
+// apply --out DIR writes the tree migrate --out DIR writes; with an
+// input changed since the plan it writes nothing (the tree is whole or
+// not at all) and exits 2.
+func TestApplyOutDir(t *testing.T) {
+	dir := copyFixtures(t)
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "fixtures/catalog"); r.code != 2 {
+		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
+	}
+	before := treeFiles(t, filepath.Join(dir, "fixtures"))
+	r := schedtoolIn(t, dir, "apply", "--out", "outA", "wave.plan")
+	if r.code != 0 || !strings.Contains(r.stderr, "written: outA/acmeCo/warehouse/flow.yaml\n") {
+		t.Fatalf("apply --out DIR: exit %d\n%s", r.code, r.stderr)
+	}
+	if w := schedtoolIn(t, dir, "migrate", "--out", "outB", "fixtures/catalog"); w.code != 2 {
+		t.Fatalf("migrate --out: exit %d\n%s", w.code, w.stderr)
+	}
+	sameTrees(t, "apply --out against migrate --out", treeFiles(t, filepath.Join(dir, "outA")), treeFiles(t, filepath.Join(dir, "outB")))
+	sameTrees(t, "apply --out changed an input", before, treeFiles(t, filepath.Join(dir, "fixtures")))
+	if r := schedtoolIn(t, dir, "apply", "--out", "outA", "wave.plan"); r.code != 1 || !strings.Contains(r.stderr, "is not empty") {
+		t.Errorf("apply --out into a full directory: exit %d\n%s", r.code, r.stderr)
+	}
+
+	src := filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml")
+	os.WriteFile(src, append(mustRead(t, src), "# a comment added since\n"...), 0o644)
+	r = schedtoolIn(t, dir, "apply", "--out", "outC", "wave.plan")
+	if r.code != 2 || !strings.Contains(r.stderr, "nothing written under outC") {
+		t.Errorf("apply --out DIR of a changed input: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "outC")); err == nil {
+		t.Errorf("outC was made")
+	}
+}
