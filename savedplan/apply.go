@@ -27,7 +27,7 @@ type ApplyOptions struct {
 	// under, as migrate --out DIR (Inputs are then the plan's PATHs).
 	Out    string
 	Inputs []catalog.Input
-	Quiet bool
+	Quiet  bool
 	// Load reads the dumps again (their limits).
 	Load catalog.Options
 	// Hooks inject faults into the writes (tests).
