@@ -139,7 +139,7 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
   schedtool apply wave.plan`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.write || o.out != "" {
+			if o.write || o.out != "" || o.planFile != "" {
 				// From the start: a signal while the inputs are read
 				// must not kill the process without its summary.
 				stop := o.handleSignals()
