@@ -329,7 +329,8 @@ func realRoots(roots []string) []string {
 
 // rowNow is a planned row as the dump holds it now.
 type rowNow struct {
-	row *Row
+	dump string
+	row  *Row
 	cur []byte // the row's bytes now
 	why string // why it is refused
 }
@@ -346,7 +347,7 @@ func readRows(p *Plan, opts ApplyOptions) ([]rowNow, error) {
 		}
 		for i := range d.Rows {
 			r := &d.Rows[i]
-			now := rowNow{row: r}
+			now := rowNow{dump: d.Name, row: r}
 			c, ok := cur[r.Name]
 			switch {
 			case !ok:
@@ -406,11 +407,15 @@ func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
 // writeRows writes the migrated rows to opts.Out, in the plan's order.
 func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Writer, o *Outcome, wrote *[]string) error {
 	var news [][]byte
+	verb := "not written"
+	if opts.Check {
+		verb = "would not be written"
+	}
 	for _, r := range rows {
 		o.Rows++
 		if r.why != "" {
 			o.Changed++
-			fmt.Fprintf(errw, "schedtool: %s: not written: %s; plan again and review the new plan\n", report.Escape(opts.Out), report.Escape(r.why))
+			fmt.Fprintf(errw, "schedtool: %s:%d: %s: %s; plan again and review the new plan\n", report.Escape(r.dump), r.row.Line, verb, report.Escape(r.why))
 			continue
 		}
 		data, err := Patch(r.cur, r.row.Edits)

@@ -97,7 +97,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 	add("")
 	add("%s", summaryLine(p))
 	add("")
-	add("Plan `%s`, made by schedtool %s from `schedtool migrate%s`.", p.Digest, mdText(p.Schedtool), mdText(commandLine(p)))
+	add("Plan `%s`, made by schedtool %s from `schedtool migrate%s`.", p.Digest, mdText(p.Schedtool), mdCode(commandLine(p)))
 	add("")
 	add("### Verify")
 	add("")
