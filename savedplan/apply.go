@@ -331,8 +331,8 @@ func realRoots(roots []string) []string {
 type rowNow struct {
 	dump string
 	row  *Row
-	cur []byte // the row's bytes now
-	why string // why it is refused
+	cur  []byte // the row's bytes now
+	why  string // why it is refused
 }
 
 // readRows reads the plan's dumps again and finds each planned row by
