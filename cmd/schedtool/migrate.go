@@ -424,6 +424,9 @@ func (o *migrateOptions) Run() error {
 	if err := o.chooseMode(); err != nil {
 		return err
 	}
+	if err := o.checkPlanFile(); err != nil {
+		return err
+	}
 	out := o.Out
 	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" && o.planFile == "" {
 		dc := &diffColor{w: o.Out}
@@ -577,4 +580,22 @@ func inputRoots(inputs []catalog.Input) []string {
 		}
 	}
 	return out
+}
+
+// checkPlanFile refuses a --plan FILE that is one of the inputs (by
+// identity): writing the plan would replace it.
+func (o *migrateOptions) checkPlanFile() error {
+	if o.planFile == "" {
+		return nil
+	}
+	id, ok := catalog.Identify(o.planFile)
+	if !ok {
+		return nil
+	}
+	for _, p := range o.inputFiles() {
+		if pid, ok := catalog.Identify(p); ok && pid == id {
+			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
+		}
+	}
+	return nil
 }

@@ -73,6 +73,14 @@ func TestPlanApplyEqualsWrite(t *testing.T) {
 		}
 	}
 
+	if r := schedtoolIn(t, a, "migrate", "--plan", "fixtures/catalog/acmeCo/warehouse/flow.yaml", "fixtures/catalog"); r.code != 1 || !strings.Contains(r.stderr, "is the input") {
+		t.Errorf("--plan over an input: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := schedtoolIn(t, a, "migrate", "--plan", "x.plan", "--write", "fixtures/catalog"); r.code != 1 || !strings.Contains(r.stderr, "--write and --out exclude it") {
+		t.Errorf("--plan with --write: exit %d\n%s", r.code, r.stderr)
+	}
+	sameTrees(t, "a refused --plan wrote", before, treeFiles(t, filepath.Join(a, "fixtures")))
+
 	r = schedtoolIn(t, a, "apply", "--check", "wave.plan")
 	if r.code != 0 || !strings.Contains(r.stderr, "would write: fixtures/catalog/acmeCo/warehouse/flow.yaml") {
 		t.Errorf("apply --check: exit %d\n%s", r.code, r.stderr)
