@@ -220,9 +220,16 @@ func TestShowDiffEqualsDryRun(t *testing.T) {
 // last_pub_id) is refused, the others still written (exit 2).
 func TestApplyRows(t *testing.T) {
 	dir := copyFixtures(t)
+	// A plaintext secret in every config: the plan keeps edited bytes
+	// only, never it.
+	dumpPath := filepath.Join(dir, "fixtures/live_specs.ndjson")
+	os.WriteFile(dumpPath, []byte(strings.ReplaceAll(string(mustRead(t, dumpPath)), `"config":{`, `"config":{"password":"hunter2-plaintext",`)), 0o644)
 	// The fixture has a row that does not parse (exit 1): the others are planned.
 	if r := schedtoolIn(t, dir, "migrate", "--plan", "rows.plan", "fixtures/live_specs.ndjson"); r.code != 1 {
 		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
+	}
+	if text := string(mustRead(t, filepath.Join(dir, "rows.plan"))); strings.Contains(text, "hunter2") || !strings.Contains(text, `"expectPubId\":`) {
+		t.Errorf("the plan holds a config's secret, or no edit:\n%s", text)
 	}
 	if r := schedtoolIn(t, dir, "migrate", "--out", "want.ndjson", "fixtures/live_specs.ndjson"); r.code > 2 {
 		t.Fatalf("migrate --out: exit %d\n%s", r.code, r.stderr)
