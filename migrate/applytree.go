@@ -5,9 +5,12 @@ package migrate
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/report"
 )
 
 // WriteTree writes the tree of --out DIR (opts.Out) over the catalog
@@ -37,4 +40,43 @@ func WriteTree(inputs []catalog.Input, opts RunOptions, changed []*File, errw io
 		r.sum.Interrupted = SignalName(r.stopped)
 	}
 	return r.sum, r.wrote, nil
+}
+
+// PubRow is a migrated stored spec of a saved plan, for WriteRowsTree.
+type PubRow struct {
+	Dump string // the dump it came from, and its line there
+	Line int
+	Task string
+	Spec []byte // the migrated spec, expectPubId in it
+}
+
+// WriteRowsTree writes the publishable tree of --out DIR (opts.Out) from
+// migrated stored specs decided before (a saved plan's), as a run over
+// the dumps with --out DIR writes it: one source per task at
+// DIR/<name>/flow.yaml and DIR/flow.yaml importing them, all put in
+// place together; names that differ only in case are refused. It returns
+// the run's counts, the files written and how to publish them (nil when
+// nothing was written).
+func WriteRowsTree(rows []PubRow, opts RunOptions, errw io.Writer) (*Summary, []string, *Publish) {
+	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[string]int{}}}
+	pub := newPubTree(opts.Out)
+	pub.force = opts.Force
+	names := make([]string, len(rows))
+	for i, row := range rows {
+		names[i] = row.Task
+	}
+	pub.clash = CaseClashes(names)
+	for _, row := range rows {
+		if others := pub.clash[row.Task]; others != nil {
+			r.sum.Refused++
+			fmt.Fprintf(errw, "schedtool: %s:%d: %s: not written: %s\n", report.Escape(row.Dump), row.Line, report.Escape(row.Task), report.Escape(caseClashReason(others)))
+			continue
+		}
+		r.publish(pub, row.Dump, Row{Line: row.Line, Task: &Task{Task: row.Task}, Spec: row.Spec})
+	}
+	r.commitTree(pub)
+	if sig := groupwrite.Interrupted(); sig != nil {
+		r.sum.Interrupted = SignalName(sig)
+	}
+	return r.sum, r.wrote, r.published
 }

@@ -23,6 +23,8 @@ type Row struct {
 	// row's last_pub_id as read: what a saved plan keeps of the row.
 	Edits []finding.TextEdit
 	PubID string
+	// SpecStart and SpecEnd are where the spec is in Old.
+	SpecStart, SpecEnd int
 }
 
 // rowPlan decides a stored spec and builds its patches; pub is the
@@ -84,6 +86,7 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 				out.Old = append([]byte(nil), m.Source.Src...)
 				out.New = res.New
 				out.Edits, out.PubID = res.Edits, m.Row.LastPubID
+				out.SpecStart, out.SpecEnd = m.Spec.Offset, m.Spec.End
 				// Every edit is inside the spec: it grew by what the row grew.
 				out.Spec = res.New[m.Spec.Offset : m.Spec.End+len(res.New)-len(m.Source.Src)]
 			}

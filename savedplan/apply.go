@@ -27,6 +27,11 @@ type ApplyOptions struct {
 	// under, as migrate --out DIR (Inputs are then the plan's PATHs).
 	Out    string
 	Inputs []catalog.Input
+	// RowsTree writes a plan's stored specs as a publishable tree under
+	// Out (one source per task), as migrate --out DIR does, instead of
+	// the rows to the file Out.
+	RowsTree bool
+	Force    bool
 	Quiet  bool
 	// Load reads the dumps again (their limits).
 	Load catalog.Options
@@ -48,6 +53,9 @@ type Outcome struct {
 	Untouched   int    `json:"untouched,omitempty"`
 	Interrupted string `json:"interrupted,omitempty"`
 	Review      int    `json:"review"` // tasks the plan left to a person
+	// publish is how to publish the tree apply --out DIR wrote from
+	// stored specs.
+	publish *migrate.Publish
 }
 
 // state of one planned file against the disk.
@@ -228,6 +236,9 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		note("written: %s", report.Escape(w))
 	}
 	fmt.Fprintln(errw, o.line(opts.Check))
+	if p := o.publish; p != nil {
+		note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+	}
 	if o.Review > 0 {
 		note("the plan leaves %d %s to a person (needs review or skipped): schedtool show PLAN lists them", o.Review, report.Plural(o.Review, "task", "tasks"))
 	}
@@ -332,6 +343,7 @@ type rowNow struct {
 	dump string
 	row  *Row
 	cur  []byte // the row's bytes now
+	new  []byte // the migrated row
 	why  string // why it is refused
 }
 
@@ -411,7 +423,8 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 	if opts.Check {
 		verb = "would not be written"
 	}
-	for _, r := range rows {
+	for i := range rows {
+		r := &rows[i]
 		o.Rows++
 		if r.why != "" {
 			o.Changed++
@@ -428,6 +441,7 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 			continue
 		}
 		news = append(news, data)
+		r.new = data
 	}
 	if held || len(news) == 0 {
 		o.Untouched += len(news)
@@ -436,6 +450,9 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 	if opts.Check {
 		o.Written += len(news)
 		return nil
+	}
+	if opts.RowsTree {
+		return writeRowsTree(rows, news, opts, errw, o, wrote)
 	}
 	s, err := groupwrite.CreateStream(opts.Out, opts.Hooks)
 	if err != nil {
@@ -514,4 +531,29 @@ func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome
 	}
 	fmt.Fprintln(errw, o.line(false))
 	return o, nil
+}
+
+// writeRowsTree writes the migrated specs as a publishable tree under
+// opts.Out (migrate.WriteRowsTree), and says how to publish it.
+func writeRowsTree(rows []rowNow, news [][]byte, opts ApplyOptions, errw io.Writer, o *Outcome, wrote *[]string) error {
+	var pubs []migrate.PubRow
+	for _, r := range rows {
+		if r.new == nil {
+			continue
+		}
+		end := r.row.SpecEnd + len(r.new) - len(r.cur)
+		if r.row.SpecStart < 0 || r.row.SpecStart > end || end > len(r.new) {
+			o.Failed++
+			fmt.Fprintf(errw, "schedtool: %s:%d: not written: the plan's spec offsets do not fit the row\n", report.Escape(r.dump), r.row.Line)
+			continue
+		}
+		pubs = append(pubs, migrate.PubRow{Dump: r.dump, Line: r.row.Line, Task: r.row.Name, Spec: r.new[r.row.SpecStart:end]})
+	}
+	sum, w, pub := migrate.WriteRowsTree(pubs, migrate.RunOptions{Mode: migrate.OutTree, Out: opts.Out, Force: opts.Force, Quiet: opts.Quiet, Hooks: opts.Hooks}, errw)
+	o.Written += len(pubs) - sum.Refused - sum.Failed
+	o.Failed += sum.Failed + sum.Refused
+	o.Interrupted = sum.Interrupted
+	*wrote = append(*wrote, w...)
+	o.publish = pub
+	return nil
 }

@@ -113,6 +113,10 @@ type Row struct {
 	SHA256    string `json:"sha256"`
 	Edits     []Edit `json:"edits"`
 	Result    string `json:"result"`
+	// SpecStart and SpecEnd are where the row's spec is in it (for the
+	// publishable tree of apply --out DIR).
+	SpecStart int `json:"spec_start"`
+	SpecEnd   int `json:"spec_end"`
 }
 
 // Hash is the SHA-256 of b in hex.

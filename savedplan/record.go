@@ -48,5 +48,5 @@ func (r *Recorder) Row(dump string, row *migrate.Row) {
 		name = row.Task.Task
 	}
 	d := &r.Plan.Dumps[i]
-	d.Rows = append(d.Rows, Row{Line: row.Line, Name: name, LastPubID: row.PubID, Size: len(row.Old), SHA256: Hash(row.Old), Edits: toEdits(row.Edits), Result: Hash(row.New)})
+	d.Rows = append(d.Rows, Row{Line: row.Line, Name: name, LastPubID: row.PubID, Size: len(row.Old), SHA256: Hash(row.Old), Edits: toEdits(row.Edits), Result: Hash(row.New), SpecStart: row.SpecStart, SpecEnd: row.SpecEnd})
 }

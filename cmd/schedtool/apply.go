@@ -22,6 +22,7 @@ type applyOptions struct {
 	out          string
 	force        bool
 	changed      func(string) bool
+	rowsTree     bool
 
 	path   string
 	plan   *savedplan.Plan
@@ -49,9 +50,11 @@ plan edited by hand (its digest), or made by a newer schedtool, is refused
 
 --out DIR writes the migrated tree elsewhere instead, as migrate --out DIR
 does (the whole tree, so nothing is written when an input changed). A plan
-of stored specs (live_specs dumps) writes the migrated rows to --out FILE,
-reading the dump file again: a row published since the plan (its
-last_pub_id) or changed is refused.
+of stored specs (live_specs dumps) writes the migrated rows to --out FILE
+(a .ndjson, .jsonl or .json name), or a publishable tree of them to --out
+DIR (one source per task, as migrate --out DIR), reading the dump file
+again: a row published since the plan (its last_pub_id) or changed is
+refused.
 
 Run apply from the directory migrate --plan ran in: the plan names files
 as migrate did.`,
@@ -122,7 +125,9 @@ func (o *applyOptions) Validate() error {
 		return m.checkOutDir()
 	}
 	if !rowsFile(o.out) {
-		return &usageError{fmt.Sprintf("--out %s: apply writes a plan's stored-spec rows to a file (.ndjson, .jsonl or .json); a publishable tree of them is migrate --out DIR's", o.out)}
+		// The publishable tree, one source per task, as migrate --out DIR.
+		o.rowsTree = true
+		return (&migrateOptions{common: o.common, out: o.out, force: o.force}).checkOutDir()
 	}
 	st, err := os.Lstat(o.out)
 	switch {
@@ -153,7 +158,7 @@ func (o *applyOptions) Run() error {
 	if load.Root == "" {
 		load.Root = o.plan.Flags["root"]
 	}
-	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, Quiet: o.quiet, Load: load}, o.Err)
+	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Quiet: o.quiet, Load: load}, o.Err)
 	if err != nil {
 		return err
 	}

@@ -361,3 +361,28 @@ func TestApplyOutDir(t *testing.T) {
 		t.Errorf("outC was made")
 	}
 }
+
+// apply --out DIR of a plan of stored specs writes the publishable tree
+// migrate --out DIR writes, and says how to publish it.
+func TestApplyRowsTree(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "live.ndjson"), mustRead(t, filepath.Join("../..", goodDump)), 0o644)
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "rows.plan", "live.ndjson"); r.code != 2 {
+		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
+	}
+	r := schedtoolIn(t, dir, "apply", "--out", "treeA", "rows.plan")
+	if r.code != 0 || !strings.Contains(r.stderr, "written: treeA/flow.yaml\n") || !strings.Contains(r.stderr, "or all at once:    flowctl catalog publish --source treeA/flow.yaml") {
+		t.Fatalf("apply --out DIR: exit %d\n%s", r.code, r.stderr)
+	}
+	if w := schedtoolIn(t, dir, "migrate", "--out", "treeB", "live.ndjson"); w.code > 2 {
+		t.Fatalf("migrate --out DIR: exit %d\n%s", w.code, w.stderr)
+	}
+	a, b := treeFiles(t, filepath.Join(dir, "treeA")), treeFiles(t, filepath.Join(dir, "treeB"))
+	if len(a) < 2 {
+		t.Fatalf("treeA holds %d files", len(a))
+	}
+	for p, text := range b {
+		b[p] = strings.ReplaceAll(text, "treeB", "treeA")
+	}
+	sameTrees(t, "apply --out DIR against migrate --out DIR", a, b)
+}
