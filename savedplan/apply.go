@@ -32,7 +32,7 @@ type ApplyOptions struct {
 	// the rows to the file Out.
 	RowsTree bool
 	Force    bool
-	Quiet  bool
+	Quiet    bool
 	// Load reads the dumps again (their limits).
 	Load catalog.Options
 	// Hooks inject faults into the writes (tests).
