@@ -106,7 +106,8 @@ func apply(t *testing.T, p *savedplan.Plan, ro migrate.RunOptions, opts savedpla
 //   - plan then apply leaves the tree --write leaves;
 //   - a plan applied twice changes nothing the second time;
 //   - any byte changed in an input of a group refuses exactly that
-//     group: its files stay as they were, every other group is written;
+//     group: its files stay as they were, every other group is written
+//     (none with --all-or-nothing);
 //   - an apply killed during a group's renames (a rename fails and so
 //     does the rollback: a prefix of the group is new) leaves every task
 //     that was paced still paced: old, new or stacked.
@@ -200,6 +201,13 @@ func checkPlan(t *testing.T, ut migrate.UsersTree, rnd *rand.Rand) {
 		}
 		os.WriteFile(f.Path, mutated, 0o644)
 		before := snapshot(t, c)
+		// --all-or-nothing: nothing at all.
+		if o, msg := apply(t, p, ro, savedplan.ApplyOptions{AllOrNothing: true}); o.Written != 0 || o.Changed != len(g.Files) {
+			t.Fatalf("%s: --all-or-nothing with %s changed: %d written, %d refused:\n%s", r, f.Path, o.Written, o.Changed, msg)
+		}
+		if d := diffSnapshots(before, snapshot(t, c), nil); d != "" {
+			t.Fatalf("%s: --all-or-nothing wrote:\n%s", r, d)
+		}
 		o, msg := apply(t, p, ro, savedplan.ApplyOptions{})
 		if o.Changed != len(g.Files) || !strings.Contains(msg, f.Path+": not written: changed since the plan") {
 			t.Fatalf("%s: a byte changed in %s: %d refused, want its group's %d:\n%s", r, f.Path, o.Changed, len(g.Files), msg)
