@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -94,7 +95,7 @@ func look(f *File) state {
 		s.what = "applied"
 	default:
 		s.what = "changed"
-		s.why = changedText(f.Size, f.SHA256, s.cur, h)
+		s.why = changedText(f.Size, f.SHA256, s.cur, h) + editLines(f.Edits)
 	}
 	return s
 }
@@ -102,6 +103,25 @@ func look(f *File) state {
 // changedText says how the bytes now differ from those planned on.
 func changedText(size int, sum string, cur []byte, h string) string {
 	return fmt.Sprintf("changed since the plan: %d bytes now, %d when planned (sha256 %s now, %s planned), and it does not hold the planned result either", len(cur), size, short(h), short(sum))
+}
+
+// editLines says where the plan edits a file: where to look for what
+// changed.
+func editLines(es []Edit) string {
+	var lines []string
+	for _, e := range es {
+		l := fmt.Sprint(e.Line)
+		if n := len(lines); e.Line > 0 && (n == 0 || lines[n-1] != l) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	if len(lines) > 10 {
+		lines = append(lines[:10], "…")
+	}
+	return fmt.Sprintf("; the plan edits it at %s %s", report.Plural(len(lines), "line", "lines"), strings.Join(lines, ", "))
 }
 
 func short(h string) string {

@@ -89,6 +89,7 @@ type File struct {
 // Edit replaces the bytes [Start, End) of an input by New (NewBase64 when
 // they are not UTF-8).
 type Edit struct {
+	Line      int    `json:"line"` // of Start, in the input (1-based), for people
 	Start     int    `json:"start"`
 	End       int    `json:"end"`
 	New       string `json:"new"`
@@ -125,10 +126,10 @@ func Hash(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-func toEdits(es []finding.TextEdit) []Edit {
+func toEdits(old []byte, es []finding.TextEdit) []Edit {
 	out := make([]Edit, len(es))
 	for i, e := range es {
-		out[i] = Edit{Start: e.Start, End: e.End}
+		out[i] = Edit{Line: 1 + bytes.Count(old[:min(max(e.Start, 0), len(old))], []byte{'\n'}), Start: e.Start, End: e.End}
 		if utf8.Valid(e.NewText) {
 			out[i].New = string(e.NewText)
 		} else {

@@ -24,7 +24,7 @@ func (r *Recorder) Group(files []*migrate.File, refused string) {
 	for _, f := range files {
 		pf := File{Path: f.Path, Size: len(f.Old), SHA256: Hash(f.Old), Tasks: f.Tasks, Models: f.Models, Zeroes: f.Zeroes}
 		if f.Err == "" {
-			pf.Edits = toEdits(f.Edits)
+			pf.Edits = toEdits(f.Old, f.Edits)
 			pf.Result = Hash(f.New)
 		}
 		g.Files = append(g.Files, pf)
@@ -48,5 +48,5 @@ func (r *Recorder) Row(dump string, row *migrate.Row) {
 		name = row.Task.Task
 	}
 	d := &r.Plan.Dumps[i]
-	d.Rows = append(d.Rows, Row{Line: row.Line, Name: name, LastPubID: row.PubID, Size: len(row.Old), SHA256: Hash(row.Old), Edits: toEdits(row.Edits), Result: Hash(row.New), SpecStart: row.SpecStart, SpecEnd: row.SpecEnd})
+	d.Rows = append(d.Rows, Row{Line: row.Line, Name: name, LastPubID: row.PubID, Size: len(row.Old), SHA256: Hash(row.Old), Edits: toEdits(row.Old, row.Edits), Result: Hash(row.New), SpecStart: row.SpecStart, SpecEnd: row.SpecEnd})
 }

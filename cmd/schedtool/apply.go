@@ -169,7 +169,7 @@ func (o *applyOptions) Run() error {
 		return fmt.Errorf("apply incomplete: %d %s refused by the plan, %d not written", res.Refused, report.Plural(res.Refused, "file", "files"), res.Failed)
 	}
 	if res.Changed > 0 {
-		return &reportError{fmt.Sprintf("%d %s changed since the plan %s refused: plan again (schedtool migrate --plan) and review the new plan", res.Changed, report.Plural(res.Changed, "input", "inputs"), report.Plural(res.Changed, "was", "were"))}
+		return &reportError{fmt.Sprintf("%d %s not written: refused with a group (or a row) whose input changed since the plan; plan again (schedtool migrate --plan) and review the new plan", res.Changed, report.Plural(res.Changed, "file or row", "files or rows"))}
 	}
 	return nil
 }
