@@ -235,6 +235,10 @@ func (o *showOptions) Run() error {
 	w := o.Out
 	if o.output == "markdown" {
 		w = &diff
+	} else if color, _ := useColor(o.color, o.OutTerminal); color {
+		dc := &diffColor{w: o.Out} // as migrate's dry run on a terminal
+		defer dc.Close()
+		w = dc
 	}
 	bad, err := savedplan.Diff(o.plan, w, o.loadOptions())
 	if err != nil {
