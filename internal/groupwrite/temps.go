@@ -94,7 +94,7 @@ func Interrupted() os.Signal {
 	return intr.pending
 }
 
-// OnSignal handles SIGINT or SIGTERM (the command's signal handler calls
+// OnSignal handles SIGINT, SIGTERM, SIGHUP or SIGQUIT (the command's signal handler calls
 // it). Outside a group's renames, nothing but temp files is in flight: it
 // removes them all and calls exit, with the registry still locked so that
 // no new temp file can appear before the process ends. During a group's
