@@ -16,8 +16,9 @@ import (
 )
 
 // pausedChild runs this test binary as schedtool when
-// SCHEDTOOL_TEST_PAUSE is set (STEP:N:MARKER): the group writer pauses at
-// the Nth STEP (create, write, rename, ...) of the run, writes MARKER,
+// SCHEDTOOL_TEST_PAUSE is set (STEP:N:MARKER[:SUFFIX]): the group writer
+// pauses at the Nth STEP (create, write, rename, ...) of the run (of a
+// path ending in SUFFIX, when given), writes MARKER,
 // and waits there until a signal is handled, so that a test can send
 // one at a known point of a write rather than after a guessed delay.
 func pausedChild() (int, bool) {
@@ -25,11 +26,11 @@ func pausedChild() (int, bool) {
 	if spec == "" {
 		return 0, false
 	}
-	parts := strings.SplitN(spec, ":", 3)
+	parts := append(strings.SplitN(spec, ":", 4), "")
 	n, _ := strconv.Atoi(parts[1])
 	seen := 0
 	writeHooks.Fault = func(step, path string) error {
-		if step != parts[0] {
+		if step != parts[0] || !strings.HasSuffix(path, parts[3]) {
 			return nil
 		}
 		if seen++; seen != n {
