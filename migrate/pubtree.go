@@ -401,8 +401,8 @@ type pubTree struct {
 	paths   map[string]string // slash path -> the task written there
 	order   []string
 	staged  []staged
-	dirs    []string // directories made for the tree, in order
-	force   bool     // replace a file already there (--force)
+	dirs    []string    // directories made for the tree, in order
+	force   bool        // replace a file already there (--force)
 	mode    fs.FileMode // of every file written (the dumps' own, dumpMode)
 	// clash holds the names that differ from others only in case, which
 	// are not written (CaseClashes).
