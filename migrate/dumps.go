@@ -250,10 +250,10 @@ func dumpMode(inputs []catalog.Input) fs.FileMode {
 	for _, in := range inputs {
 		switch {
 		case in.Dump == "":
-		case in.DB != "" || in.Dump == "-" || in.Arg == "-":
+		case in.DB != "" || in.Arg == "-":
 			mode &= 0o600
 		default:
-			mode &= inputMode(in.Dump)
+			mode &= inputMode(in.Dump) // 0600 for "-"
 		}
 	}
 	if mode == 0o777 {

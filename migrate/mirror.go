@@ -115,11 +115,12 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 	}
 }
 
-// inputMode is the permission bits of a file read (0644 when it cannot
-// be had: standard input, a file gone since).
+// inputMode is the permission bits of a file read; 0600 when they
+// cannot be had (standard input, a file gone since): what is unknown may
+// be private.
 func inputMode(path string) fs.FileMode {
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(path); err == nil && path != "-" {
 		return st.Mode().Perm()
 	}
-	return 0o644
+	return 0o600
 }

@@ -87,6 +87,15 @@ func TestOutputModes(t *testing.T) {
 			if st, err := os.Stat(filepath.Join(dir, out+".ndjson")); err != nil || st.Mode().Perm() != 0o600 {
 				t.Errorf("--out FILE from a 0600 dump: %v, %v; want 0600", st.Mode(), err)
 			}
+			// Standard input has no mode to follow: 0600.
+			cmd := umaskCmd(dir, umask, "", "migrate", "--out", out+"-stdin.ndjson", "-")
+			cmd.Stdin = strings.NewReader(dump)
+			if r := execRun(t, cmd); r.code != 0 {
+				t.Fatalf("--out FILE from -: exit %d\n%s", r.code, r.stderr)
+			}
+			if st, err := os.Stat(filepath.Join(dir, out+"-stdin.ndjson")); err != nil || st.Mode().Perm() != 0o600 {
+				t.Errorf("--out FILE from standard input: %v, %v; want 0600", st.Mode(), err)
+			}
 			tree := modes(t, filepath.Join(dir, out+"-tree"))
 			if len(tree) < 2 {
 				t.Errorf("--out DIR wrote %v", tree)
