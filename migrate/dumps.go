@@ -243,21 +243,20 @@ type Publish struct {
 }
 
 // dumpMode is the mode of the files written from the dump inputs: the
-// narrowest of theirs (each permission bit that every dump file has);
-// 0600 for standard input and a database, which have no mode to follow.
+// narrowest of theirs (each read and write bit for group and others that
+// every dump file has), always readable and writable by its owner and
+// never executable; 0600 for standard input and a database, which have no
+// mode to follow.
 func dumpMode(inputs []catalog.Input) fs.FileMode {
-	mode := fs.FileMode(0o777)
+	mode := fs.FileMode(0o066)
 	for _, in := range inputs {
 		switch {
 		case in.Dump == "":
 		case in.DB != "" || in.Arg == "-":
-			mode &= 0o600
+			mode = 0
 		default:
 			mode &= inputMode(in.Dump) // 0600 for "-"
 		}
 	}
-	if mode == 0o777 {
-		return 0o600
-	}
-	return mode
+	return mode | 0o600
 }
