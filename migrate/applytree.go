@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -42,6 +43,17 @@ func WriteTree(inputs []catalog.Input, opts RunOptions, changed []*File, errw io
 	return r.sum, r.wrote, nil
 }
 
+// DumpFileMode is the mode of what is written from the dump files named
+// (the rows file, the publishable tree): the narrowest of theirs, owner
+// read-write, as a run over them gives it.
+func DumpFileMode(names []string) fs.FileMode {
+	ins := make([]catalog.Input, len(names))
+	for i, n := range names {
+		ins[i] = catalog.Input{Arg: n, Dump: n}
+	}
+	return dumpMode(ins)
+}
+
 // PubRow is a migrated stored spec of a saved plan, for WriteRowsTree.
 type PubRow struct {
 	Dump string // the dump it came from, and its line there
@@ -57,9 +69,9 @@ type PubRow struct {
 // place together; names that differ only in case are refused. It returns
 // the run's counts, the files written and how to publish them (nil when
 // nothing was written).
-func WriteRowsTree(rows []PubRow, opts RunOptions, errw io.Writer) (*Summary, []string, *Publish) {
+func WriteRowsTree(rows []PubRow, mode fs.FileMode, opts RunOptions, errw io.Writer) (*Summary, []string, *Publish) {
 	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[string]int{}}}
-	pub := newPubTree(opts.Out)
+	pub := newPubTree(opts.Out, mode)
 	pub.force = opts.Force
 	names := make([]string, len(rows))
 	for i, row := range rows {

@@ -472,9 +472,9 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 		return nil
 	}
 	if opts.RowsTree {
-		return writeRowsTree(rows, news, opts, errw, o, wrote)
+		return writeRowsTree(p, rows, opts, errw, o, wrote)
 	}
-	s, err := groupwrite.CreateStream(opts.Out, opts.Hooks)
+	s, err := groupwrite.CreateStream(opts.Out, migrate.DumpFileMode(dumpNames(p)), opts.Hooks)
 	if err != nil {
 		return &Error{"--out: " + err.Error()}
 	}
@@ -555,7 +555,7 @@ func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome
 
 // writeRowsTree writes the migrated specs as a publishable tree under
 // opts.Out (migrate.WriteRowsTree), and says how to publish it.
-func writeRowsTree(rows []rowNow, news [][]byte, opts ApplyOptions, errw io.Writer, o *Outcome, wrote *[]string) error {
+func writeRowsTree(p *Plan, rows []rowNow, opts ApplyOptions, errw io.Writer, o *Outcome, wrote *[]string) error {
 	var pubs []migrate.PubRow
 	for _, r := range rows {
 		if r.new == nil {
@@ -569,11 +569,20 @@ func writeRowsTree(rows []rowNow, news [][]byte, opts ApplyOptions, errw io.Writ
 		}
 		pubs = append(pubs, migrate.PubRow{Dump: r.dump, Line: r.row.Line, Task: r.row.Name, Spec: r.new[r.row.SpecStart:end]})
 	}
-	sum, w, pub := migrate.WriteRowsTree(pubs, migrate.RunOptions{Mode: migrate.OutTree, Out: opts.Out, Force: opts.Force, Quiet: opts.Quiet, Hooks: opts.Hooks}, errw)
+	sum, w, pub := migrate.WriteRowsTree(pubs, migrate.DumpFileMode(dumpNames(p)), migrate.RunOptions{Mode: migrate.OutTree, Out: opts.Out, Force: opts.Force, Quiet: opts.Quiet, Hooks: opts.Hooks}, errw)
 	o.Written += len(pubs) - sum.Refused - sum.Failed
 	o.Failed += sum.Failed + sum.Refused
 	o.Interrupted = sum.Interrupted
 	*wrote = append(*wrote, w...)
 	o.publish = pub
 	return nil
+}
+
+// dumpNames are the dumps a plan's rows come from.
+func dumpNames(p *Plan) []string {
+	var out []string
+	for _, d := range p.Dumps {
+		out = append(out, d.Name)
+	}
+	return out
 }

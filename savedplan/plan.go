@@ -207,12 +207,12 @@ func (p *Plan) Write(path string) error {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := groupwrite.CreateTemp(dir, base)
+	f, err := groupwrite.CreateTemp(dir, base, 0o600)
 	if err != nil {
 		return err
 	}
 	tmp := f.Name()
-	if err := groupwrite.Fill(f, b, 0o600); err != nil {
+	if err := groupwrite.Fill(f, b); err != nil {
 		groupwrite.DropTemp(tmp)
 		return err
 	}

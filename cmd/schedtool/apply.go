@@ -158,7 +158,7 @@ func (o *applyOptions) Run() error {
 	if load.Root == "" {
 		load.Root = o.plan.Flags["root"]
 	}
-	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Quiet: o.quiet, Load: load}, o.Err)
+	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Hooks: writeHooks, Quiet: o.quiet, Load: load}, o.Err)
 	if err != nil {
 		return err
 	}
