@@ -244,6 +244,9 @@ func TestApplyRows(t *testing.T) {
 	if got, want := mustRead(t, filepath.Join(dir, "got.ndjson")), mustRead(t, filepath.Join(dir, "want.ndjson")); !bytes.Equal(got, want) {
 		t.Errorf("apply --out:\n%s\nmigrate --out:\n%s", got, want)
 	}
+	if a, b := fileMode(t, filepath.Join(dir, "got.ndjson")), fileMode(t, filepath.Join(dir, "want.ndjson")); a != b {
+		t.Errorf("apply --out FILE is %v, migrate --out FILE %v", a, b)
+	}
 	if r := schedtoolIn(t, dir, "apply", "--out", "got.ndjson", "rows.plan"); r.code != 1 || !strings.Contains(r.stderr, "exists") {
 		t.Errorf("apply --out over a file: exit %d\n%s", r.code, r.stderr)
 	}
@@ -385,4 +388,13 @@ func TestApplyRowsTree(t *testing.T) {
 		b[p] = strings.ReplaceAll(text, "treeB", "treeA")
 	}
 	sameTrees(t, "apply --out DIR against migrate --out DIR", a, b)
+}
+
+func fileMode(t *testing.T, p string) fs.FileMode {
+	t.Helper()
+	st, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode()
 }
