@@ -255,17 +255,37 @@ func checkLegacyUpdateDelay(p *Pass) {
 }
 
 // checkOffEnumScheduleValue: a schedule value the connector accepts but
-// its published schema does not list; info for a file sink migrate
-// zeroed.
+// its published schema does not list. An error in a plaintext config,
+// which Flow's config encryption checks against the schema and refuses
+// (docs/behaviour.md §4.1, §5); a warning in a sealed config or a stored
+// spec; info for a file sink migrate zeroed there.
 func checkOffEnumScheduleValue(p *Pass) {
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
-		if migratedFileSink(p.res, p.sched) {
+		switch {
+		case p.where() == connector.Plaintext:
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
+		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
-		} else {
+		default:
 			p.report(p.at(pr.Pointer), pr.Msg)
 		}
 	})
 }
+
+// where is how the task's config reaches the control plane: a stored
+// spec, a sealed (sops) config, or a plaintext one.
+func (p *Pass) where() connector.Where {
+	switch {
+	case p.m.Row != nil:
+		return connector.Stored
+	case p.m.Config != nil && p.m.Config.Sealed:
+		return connector.Sealed
+	}
+	return connector.Plaintext
+}
+
+// plaintextOffEnumNote ends the off-enum message of a plaintext config.
+const plaintextOffEnumNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Use a listed value, seal the config with sops, or move the schedule to the materialization's syncSchedule"
 
 // checkConnectorScheduleCrashes: an alternating connector schedule that
 // panics its connector within the next 366 days, unless the runtime's

@@ -1,6 +1,7 @@
 package connector
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -287,5 +288,66 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, err := ParseRegistry([]byte(`{"families":{},"images":[],"extra":1}`)); err == nil {
 		t.Error("unknown key accepted")
+	}
+}
+
+// The published enum is per image and tag: the syncSchedule family's
+// enum grew 1m, 2m30s and 20m in 2026-08 (estuary/connectors#5125), which
+// tags from an image's enumSince publish; older tags, and starburst
+// (removed before), publish the shorter list (issue 24).
+func TestEnumForAndPublishable(t *testing.T) {
+	reg := Builtin()
+	long := []string{"0s", "30s", "1m", "2m30s", "5m", "15m", "20m", "30m", "1h", "2h", "4h"}
+	short := []string{"0s", "30s", "5m", "15m", "30m", "1h", "2h", "4h"}
+	for _, tc := range []struct {
+		image string
+		want  []string
+	}{
+		{"ghcr.io/estuary/materialize-snowflake:v4", long},
+		{"ghcr.io/estuary/materialize-snowflake:v4.2", long},
+		{"ghcr.io/estuary/materialize-snowflake:dev", long},
+		{"ghcr.io/estuary/materialize-snowflake", long},
+		{"ghcr.io/estuary/materialize-snowflake:v3", short},
+		{"ghcr.io/estuary/materialize-bigquery:v2", short},
+		{"ghcr.io/estuary/materialize-bigquery:v3", long},
+		{"ghcr.io/estuary/materialize-clickhouse:v1", long},
+		{"ghcr.io/estuary/materialize-starburst:v1", short},
+		{"ghcr.io/estuary/materialize-starburst:v9", short},
+		{"ghcr.io/estuary/materialize-s3-csv:v1", []string{"1s", "1m", "5m", "15m", "30m", "1h"}},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", []string{"5m", "15m", "30m", "1h"}},
+		{"ghcr.io/estuary/materialize-s3-iceberg:v1", nil},
+	} {
+		e, tag, ok := reg.Lookup(tc.image)
+		if !ok {
+			t.Fatalf("%s: not in the registry", tc.image)
+		}
+		if got := reg.EnumFor(e, tag); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: enum %v, want %v", tc.image, got, tc.want)
+		}
+	}
+	pub := func(image string, where Where, v string) bool {
+		e, tag, _ := reg.Lookup(image)
+		return reg.Publishable(e, tag, where, v)
+	}
+	for _, tc := range []struct {
+		image string
+		where Where
+		value string
+		want  bool
+	}{
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "20m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Plaintext, "20m", false},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Sealed, "20m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Stored, "45m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "0s", true},
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "0", false},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Plaintext, "0s", false},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Sealed, "0s", true},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Stored, "0s", true},
+		{"ghcr.io/estuary/materialize-s3-iceberg:v1", Plaintext, "PT0S", true},
+	} {
+		if got := pub(tc.image, tc.where, tc.value); got != tc.want {
+			t.Errorf("Publishable(%s, %d, %q) = %v, want %v", tc.image, tc.where, tc.value, got, tc.want)
+		}
 	}
 }

@@ -69,6 +69,7 @@ func (f *firstError) note(ptr, msg string) {
 // values) for the image's family.
 func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
 	info := reg.Family(e.Family)
+	info.Enum = reg.EnumFor(e, tag) // what this tag publishes
 	res := Result{Family: e.Family, Pointer: info.Pointer}
 	fields, ok := fieldsOf(config)
 	if !ok {

@@ -27,7 +27,7 @@ type Encrypted struct{ Text string }
 // SyncScheduleSpec is the wire shape of the connectors' syncSchedule object.
 // The JSON Schema published by `schedtool schema` is generated from it.
 type SyncScheduleSpec struct {
-	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,enum=0s,enum=30s,enum=5m,enum=15m,enum=30m,enum=1h,enum=2h,enum=4h"`
+	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,enum=0s,enum=30s,enum=1m,enum=2m30s,enum=5m,enum=15m,enum=20m,enum=30m,enum=1h,enum=2h,enum=4h"`
 	Timezone            string `json:"timezone,omitempty" jsonschema:"title=Timezone"`
 	FastSyncStartTime   string `json:"fastSyncStartTime,omitempty" jsonschema:"title=Fast Sync Start Time"`
 	FastSyncStopTime    string `json:"fastSyncStopTime,omitempty" jsonschema:"title=Fast Sync Stop Time"`
