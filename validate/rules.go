@@ -262,6 +262,8 @@ func checkLegacyUpdateDelay(p *Pass) {
 func checkOffEnumScheduleValue(p *Pass) {
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
 		switch {
+		case p.where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextMigratedFileSinkNote)
 		case p.where() == connector.Plaintext:
 			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
 		case migratedFileSink(p.res, p.sched):
@@ -286,6 +288,10 @@ func (p *Pass) where() connector.Where {
 
 // plaintextOffEnumNote ends the off-enum message of a plaintext config.
 const plaintextOffEnumNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Use a listed value, seal the config with sops, or move the schedule to the materialization's syncSchedule"
+
+// plaintextMigratedFileSinkNote ends it for a file sink zeroed beside a
+// model schedule in a plaintext config.
+const plaintextMigratedFileSinkNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Seal the config with sops and set the 0 in sops.overlay, or use an image tag with the boilerplate deferral and a listed value"
 
 // checkConnectorScheduleCrashes: an alternating connector schedule that
 // panics its connector within the next 366 days, unless the runtime's
