@@ -51,6 +51,16 @@ const (
 	goAdvancedType   = "main.advancedConfig"
 )
 
+// fieldPath is the Go struct field path encoding/json names for a
+// top-level key of a file sink's config: through the embedded store
+// struct when the registry names it (config.S3StoreConfig.uploadInterval).
+func fieldPath(e *Entry, key string) string {
+	if e.ConfigStruct != "" {
+		return goConfigStruct + "." + e.ConfigStruct + "." + key
+	}
+	return goConfigStruct + "." + key
+}
+
 func typeError(v any, field, typ string) string {
 	return "json: cannot unmarshal " + describe(v) + " into Go struct field " + field + " of type " + typ
 }
@@ -400,7 +410,7 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Res
 			val, found, res.Pointer = f.Value, true, at
 		default:
 			res.Pointer = at
-			errs.note(at, typeError(f.Value, goConfigStruct+"."+key, "string"))
+			errs.note(at, typeError(f.Value, fieldPath(e, key), "string"))
 		}
 	}
 	if errs.p != nil {
