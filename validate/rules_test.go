@@ -393,3 +393,29 @@ func TestRulesMatchFinding(t *testing.T) {
 		t.Errorf("validate.Rules differ from finding.Rules (-want +got):\n%s", d)
 	}
 }
+
+// invalid-sync-schedule names Flow's defect first: a window with equal
+// start and end is Flow's error even when an interval is also beyond what
+// schedtool evaluates (over 292 years, which Flow accepts); the limit is
+// named when Flow finds nothing else (issue 24 §4).
+func TestInvalidSyncScheduleNamesFlowsErrorFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, sched, want string
+	}{
+		{"equal start and end beside a huge interval", `{baseInterval: 1h, timezone: UTC, windows: [{interval: 300y, start: "09:00", end: "09:00"}]}`,
+			`invalid sync schedule: start and end of window 0 must be different: got "09:00" and "09:00"`},
+		{"near miss: only the huge interval", `{baseInterval: 1h, timezone: UTC, windows: [{interval: 300y, start: "09:00", end: "10:00"}]}`,
+			`longer than schedtool can evaluate`},
+	} {
+		fs := runCatalog(t, map[string]string{"flow.yaml": withSpec("    shards: {flags: {enable-runtime-v2: \"true\"}}\n    syncSchedule: " + tc.sched + "\n")}, nil)
+		var msgs []string
+		for _, f := range fs {
+			if f.Rule == finding.InvalidSyncSchedule {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
+			t.Errorf("%s: invalid-sync-schedule %q, want one containing %q", tc.name, msgs, tc.want)
+		}
+	}
+}

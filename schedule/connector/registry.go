@@ -27,10 +27,10 @@ type FamilyInfo struct {
 	// EnumBefore is the shorter list that tags before an image's
 	// EnumSince publish (docs/behaviour.md §4.1).
 	EnumBefore []string `json:"enumBefore,omitempty"`
-	Default  string   `json:"default,omitempty"`
-	Required bool     `json:"required,omitempty"`
-	ISO8601  bool     `json:"iso8601,omitempty"`
-	Zero     string   `json:"zero,omitempty"`
+	Default    string   `json:"default,omitempty"`
+	Required   bool     `json:"required,omitempty"`
+	ISO8601    bool     `json:"iso8601,omitempty"`
+	Zero       string   `json:"zero,omitempty"`
 }
 
 // SeedPart is one config value hashed into a connector's jitter seed.
