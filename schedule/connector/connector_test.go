@@ -2,6 +2,7 @@ package connector
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -348,6 +349,28 @@ func TestEnumForAndPublishable(t *testing.T) {
 	} {
 		if got := pub(tc.image, tc.where, tc.value); got != tc.want {
 			t.Errorf("Publishable(%s, %d, %q) = %v, want %v", tc.image, tc.where, tc.value, got, tc.want)
+		}
+	}
+}
+
+// Timezones are read as the connectors' time.LoadLocation reads them, but
+// over the embedded tz data only: names only a host's zoneinfo tree has
+// are unknown, whatever the host or $ZONEINFO holds (issue 24 §4).
+func TestParseTimezoneIsEmbeddedOnly(t *testing.T) {
+	t.Setenv("ZONEINFO", t.TempDir())
+	for _, tz := range []string{"right/UTC", "posix/Europe/Paris", "localtime", "posixrules", "../UTC", "/usr/share/zoneinfo/UTC", "America/../UTC", "america/new_york", "zone1970.tab"} {
+		if _, err := ParseTimezone(tz); err == nil || !strings.HasPrefix(err.Error(), "unknown or invalid timezone") {
+			t.Errorf("ParseTimezone(%q) = %v, want unknown", tz, err)
+		}
+	}
+	for tz, off := range map[string]int{"UTC": 0, "Local": 0, "America/New_York": -5 * 3600, "US/Eastern": -5 * 3600, "EST5EDT": -5 * 3600, "Factory": 0, "+05:30": 5*3600 + 1800, "Asia/Kolkata": 5*3600 + 1800} {
+		loc, err := ParseTimezone(tz)
+		if err != nil {
+			t.Errorf("ParseTimezone(%q): %v", tz, err)
+			continue
+		}
+		if _, got := time.Date(2026, 1, 15, 12, 0, 0, 0, loc).Zone(); got != off {
+			t.Errorf("%s: offset %d, want %d", tz, got, off)
 		}
 	}
 }
