@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,4 +125,63 @@ func TestVersionNamesTheTzData(t *testing.T) {
 	if tzdata.Version != "2025c" {
 		t.Errorf("tzdata.Version %q", tzdata.Version)
 	}
+}
+
+// A misspelled schedule key is refused by the connector (`json: unknown
+// field`), so it is invalid-connector-schedule with the key to use, in a
+// catalog and in stored specs, for validate, census and explain; a key
+// that only differs in case is what encoding/json reads, and a key that
+// is no near miss is left alone (issue 24 §4).
+func TestMisspelledScheduleKeysEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	task := func(name, image, config string) string {
+		return "  " + name + ":\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: " + image + "\n        config: " + config + "\n    bindings: []\n"
+	}
+	row := func(name, image, config string) string {
+		return `{"catalog_name":"` + name + `","spec_type":"materialization","last_pub_id":"0123456789abcdef","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"` + image + `","config":` + config + `}},"bindings":[]}}` + "\n"
+	}
+	const sf, s3 = "ghcr.io/estuary/materialize-snowflake:v4", "ghcr.io/estuary/materialize-s3-csv:v1"
+	writeTree(t, dir, map[string]string{
+		"cat/flow.yaml": "materializations:\n" +
+			task("acme/snake", sf, "{host: h, sync_schedule: {syncFrequency: 1h}}") +
+			task("acme/space", s3, `{bucket: b, "uploadInterval ": 5m}`) +
+			task("acme/fullwidth", s3, `{bucket: b, "ｕploadInterval": 5m}`) +
+			task("acme/iso", s3, `{bucket: b, upload_interval: PT5M}`) +
+			task("acme/family", s3, `{bucket: b, uploadInterval: 5m, syncSchedule: {syncFrequency: 0s}}`) +
+			task("acme/case", sf, "{host: h, SYNCSCHEDULE: {syncFrequency: 1h}}") +
+			task("acme/other", sf, "{host: h, schedule: x, syncSchedule: {syncFrequency: 1h}}"),
+		// A row without a schedule first: a later row of the same shape
+		// but for a near-miss key must not take its verdict.
+		"specs.ndjson": row("acme/stored-default", sf, `{"host":"h"}`) +
+			row("acme/stored-snake", sf, `{"host":"h","sync_schedule":{"syncFrequency":"1h"}}`) +
+			row("acme/stored-space", sf, `{"host":"h"," syncSchedule":{"syncFrequency":"1h"}}`) +
+			row("acme/stored-case", sf, `{"host":"h","SyncSchedule":{"syncFrequency":"1h"}}`),
+	})
+	r := schedtoolIn(t, dir, "validate", "cat", "specs.ndjson")
+	expect(t, r, 2, []string{
+		`error invalid-connector-schedule: json: unknown field "sync_schedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`,
+		`error invalid-connector-schedule: json: unknown field "uploadInterval "; the connector refuses the whole config: this image's schedule key is uploadInterval`,
+		`error invalid-connector-schedule: json: unknown field "ｕploadInterval"; the connector refuses the whole config: this image's schedule key is uploadInterval`,
+		`error invalid-connector-schedule: json: unknown field "upload_interval"; the connector refuses the whole config: this image's schedule key is uploadInterval`,
+		`error invalid-connector-schedule: json: unknown field "syncSchedule"; the connector refuses the whole config: syncSchedule is another connector family's schedule key, and this image's is uploadInterval`,
+		`specs.ndjson:2:`,
+		`specs.ndjson:3:`,
+		`error invalid-connector-schedule: json: unknown field " syncSchedule"`,
+		"7 errors"}, nil)
+	if strings.Count(r.stdout, "error invalid-connector-schedule") != 7 || strings.Contains(r.stdout, `"SYNCSCHEDULE"`) || strings.Contains(r.stdout, `"SyncSchedule"`) || strings.Contains(r.stdout, `"schedule"`) {
+		t.Errorf("a key encoding/json folds, or one that is no near miss, was reported:\n%s", r.stdout)
+	}
+	r = schedtoolIn(t, dir, "census", "-o", "csv", "cat", "specs.ndjson")
+	for _, name := range []string{"acme/snake", "acme/space", "acme/fullwidth", "acme/iso", "acme/family", "acme/stored-snake", "acme/stored-space"} {
+		if !regexp.MustCompile(`(?m)^` + name + `,[^,]*,[^,]*,[^,]*,v2,invalid,unknown,`).MatchString(r.stdout) {
+			t.Errorf("census does not call %s invalid:\n%s", name, r.stdout)
+		}
+	}
+	for _, name := range []string{"acme/case", "acme/other", "acme/stored-case"} {
+		if !regexp.MustCompile(`(?m)^` + name + `,[^,]*,[^,]*,[^,]*,v2,fixed,1h,`).MatchString(r.stdout) {
+			t.Errorf("census does not read %s's schedule:\n%s", name, r.stdout)
+		}
+	}
+	r = schedtoolIn(t, dir, "explain", "acme/snake", "cat")
+	expect(t, r, 0, []string{"connector schedule:  invalid", `json: unknown field "sync_schedule"`}, nil)
 }
