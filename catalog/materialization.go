@@ -163,6 +163,20 @@ func (m *Materialization) ModelSchedule() *tree.Node {
 	return n
 }
 
+// Where is how the task's connector config reaches the control plane,
+// which decides whether its schedule values must be in the image's
+// published enum (docs/behaviour.md §4.1): a stored spec, a sealed (sops)
+// config, or a plaintext one (also when there is no config yet).
+func (m *Materialization) Where() connector.Where {
+	switch {
+	case m.Row != nil:
+		return connector.Stored
+	case m.Config != nil && m.Config.Sealed:
+		return connector.Sealed
+	}
+	return connector.Plaintext
+}
+
 // Tag is the image's tag ("" for a digest alone or none).
 func (m *Materialization) Tag() string {
 	_, tag := connector.SplitImage(m.Image)

@@ -47,17 +47,6 @@ func ModelMap(s *model.Spec) edit.Map {
 // syncSchedule family, {syncFrequency: "0s"}.
 const zeroFrequency = "0s"
 
-// where is how a materialization's config reaches the control plane.
-func where(m *catalog.Materialization) connector.Where {
-	switch {
-	case m.Row != nil:
-		return connector.Stored
-	case m.Config != nil && m.Config.Sealed:
-		return connector.Sealed
-	}
-	return connector.Plaintext
-}
-
 // zeroValue is the connector schedule value that build writes to turn the
 // connector's pacing off, the only one it writes; why is set, and no value
 // returned, when the control plane would refuse to publish that value
@@ -79,8 +68,7 @@ func zeroValue(reg *connector.Registry, e *connector.Entry, m *catalog.Materiali
 		v = edit.Quoted(text)
 	}
 	tag := m.Tag()
-	w := where(m)
-	if !reg.Publishable(e, tag, w, text) {
+	if !reg.Publishable(e, tag, m.Where(), text) {
 		return nil, fmt.Sprintf("%s %q, which would turn the connector's pacing off, is not in the values this image's schema publishes (%s), and the config is plaintext (no sops stanza): Flow checks it against that schema before publishing, so flowctl and the dashboard would refuse it. Seal the config with sops (migrate then writes the value into sops.overlay), or use an image tag with the boilerplate deferral",
 			connector.PointerPath(fam.Pointer)+zeroLeaf(e), text, strings.Join(reg.EnumFor(e, tag), ", "))
 	}

@@ -117,9 +117,9 @@ func TestPropertyMigrateWritesOnlyPublishableValues(t *testing.T) {
 				continue
 			}
 			wrote++
-			if !reg.Publishable(e, tag, where(m), now) {
+			if !reg.Publishable(e, tag, m.Where(), now) {
 				t.Fatalf("seed %d: %s: migrate wrote %s %q, which the control plane refuses in a %s config\n%s\n---\n%s",
-					seed, m.Name, ptr, now, map[connector.Where]string{0: "plaintext", 1: "sealed", 2: "stored"}[where(m)], b.String(), res.Files[0].New)
+					seed, m.Name, ptr, now, map[connector.Where]string{0: "plaintext", 1: "sealed", 2: "stored"}[m.Where()], b.String(), res.Files[0].New)
 			}
 		}
 		for _, task := range res.Tasks {

@@ -262,9 +262,9 @@ func checkLegacyUpdateDelay(p *Pass) {
 func checkOffEnumScheduleValue(p *Pass) {
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
 		switch {
-		case p.where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
+		case p.m.Where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextMigratedFileSinkNote)
-		case p.where() == connector.Plaintext:
+		case p.m.Where() == connector.Plaintext:
 			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
 		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
@@ -272,18 +272,6 @@ func checkOffEnumScheduleValue(p *Pass) {
 			p.report(p.at(pr.Pointer), pr.Msg)
 		}
 	})
-}
-
-// where is how the task's config reaches the control plane: a stored
-// spec, a sealed (sops) config, or a plaintext one.
-func (p *Pass) where() connector.Where {
-	switch {
-	case p.m.Row != nil:
-		return connector.Stored
-	case p.m.Config != nil && p.m.Config.Sealed:
-		return connector.Sealed
-	}
-	return connector.Plaintext
 }
 
 // plaintextOffEnumNote ends the off-enum message of a plaintext config.
