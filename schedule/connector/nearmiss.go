@@ -40,7 +40,7 @@ func skeleton(k string) string {
 		if c, ok := confusables[r]; ok {
 			r = c
 		}
-		if r == '_' || r == '-' || r == '.' || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+		if r == '_' || r == '-' || r == '.' || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Cc, r) {
 			continue
 		}
 		b.WriteRune(unicode.ToLower(r))
@@ -58,25 +58,37 @@ func mathLetter(r rune) rune {
 	return 'a' + i - 26
 }
 
-// ScheduleKeysOf are the top-level schedule keys that Classify judges near
+// keyset is what near misses are judged against for a family: its own
+// top-level schedule key and the other families', with their skeletons.
+type keyset struct {
+	own, ownSk    string
+	others, othSk []string
+}
+
+// scheduleKeys are the top-level schedule keys that Classify judges near
 // misses against for an image: its family's own key, and the other
-// families' (a file sink's config has no syncSchedule).
-func (r *Registry) scheduleKeys(e *Entry) (own string, others []string) {
-	own = PointerTokens(r.Family(e.Family).Pointer)[0]
-	seen := map[string]bool{own: true}
+// families' (a file sink's config has no syncSchedule). Indexed registries
+// keep them.
+func (r *Registry) scheduleKeys(f Family) *keyset {
+	if ks, ok := r.keysets[f]; ok {
+		return ks
+	}
+	own := PointerTokens(r.Family(f).Pointer)[0]
+	ks := &keyset{own: own, ownSk: skeleton(own)}
 	fams := make([]Family, 0, len(r.Families))
-	for f := range r.Families {
-		fams = append(fams, f)
+	for g := range r.Families {
+		fams = append(fams, g)
 	}
 	sortFamilies(fams)
-	for _, f := range fams {
-		k := PointerTokens(r.Families[f].Pointer)[0]
-		if !seen[k] && skeleton(k) != skeleton(own) {
-			seen[k] = true
-			others = append(others, k)
+	seen := map[string]bool{ks.ownSk: true}
+	for _, g := range fams {
+		k := PointerTokens(r.Families[g].Pointer)[0]
+		if sk := skeleton(k); !seen[sk] {
+			seen[sk] = true
+			ks.others, ks.othSk = append(ks.others, k), append(ks.othSk, sk)
 		}
 	}
-	return own, others
+	return ks
 }
 
 func sortFamilies(fs []Family) {
@@ -87,29 +99,44 @@ func sortFamilies(fs []Family) {
 	}
 }
 
+// plainKey reports whether a key is ASCII letters and digits only: its
+// skeleton is then its lower case.
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // nearMiss says why a top-level config key is refused as a misspelled
 // schedule key ("" when it is not one): a key encoding/json does not match
 // to the image's schedule key (case folding aside) but that is that key
 // with other separators, spaces, invisible characters or look-alike
 // letters; or another family's schedule key, in any spelling.
 func (r *Registry) nearMiss(e *Entry, key string) string {
-	own, others := r.scheduleKeys(e)
-	if strings.EqualFold(key, own) {
+	ks := r.scheduleKeys(e.Family)
+	if strings.EqualFold(key, ks.own) {
 		return ""
 	}
-	sk := skeleton(key)
-	if sk == skeleton(own) {
-		return fmt.Sprintf("json: unknown field %q; the connector refuses the whole config: this image's schedule key is %s", key, own)
+	sk := strings.ToLower(key)
+	if !plainKey(key) {
+		sk = skeleton(key)
 	}
-	for _, o := range others {
-		if strings.EqualFold(key, o) || sk == skeleton(o) {
-			return fmt.Sprintf("json: unknown field %q; the connector refuses the whole config: %s is another connector family's schedule key, and this image's is %s", key, o, own)
+	if sk == ks.ownSk {
+		return fmt.Sprintf("json: unknown field %q; the connector refuses the whole config: this image's schedule key is %s", key, ks.own)
+	}
+	for i, o := range ks.others {
+		if strings.EqualFold(key, o) || sk == ks.othSk[i] {
+			return fmt.Sprintf("json: unknown field %q; the connector refuses the whole config: %s is another connector family's schedule key, and this image's is %s", key, o, ks.own)
 		}
 	}
 	return ""
 }
 
-// reads reports whether Classify reads a top-level config key for the
+// Reads reports whether Classify reads a top-level config key for the
 // image: one of its ConfigKeys (as encoding/json matches keys) or a near
 // miss of a schedule key.
 func (r *Registry) Reads(e *Entry, key string) bool {

@@ -73,6 +73,7 @@ type Registry struct {
 	Images   []Entry               `json:"images"`
 
 	byImage map[string]int
+	keysets map[Family]*keyset // near-miss keys by family (nearmiss.go)
 }
 
 //go:embed registry.json
@@ -143,6 +144,12 @@ func (r *Registry) index() error {
 			return fmt.Errorf("family %s: pointer %q must name a key at each level (/syncSchedule, /advanced/x)", f, info.Pointer)
 		}
 	}
+	r.keysets = nil
+	keysets := map[Family]*keyset{}
+	for f := range r.Families {
+		keysets[f] = r.scheduleKeys(f)
+	}
+	r.keysets = keysets
 	for i, e := range r.Images {
 		if e.Image == "" {
 			return fmt.Errorf("image %d: missing image name", i)
