@@ -242,7 +242,7 @@ func checkAckDelayStacks(p *Pass) {
 		return
 	}
 	if p.sched != nil && p.v2 && p.res.Known && p.res.Delay > 0 && !p.entry.HasDeferral(p.tag) {
-		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via()))
+		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.tag, p.m.Where(), p.res, p.via()))
 	}
 }
 

@@ -185,3 +185,44 @@ func TestMisspelledScheduleKeysEndToEnd(t *testing.T) {
 	r = schedtoolIn(t, dir, "explain", "acme/snake", "cat")
 	expect(t, r, 0, []string{"connector schedule:  invalid", `json: unknown field "sync_schedule"`}, nil)
 }
+
+// The published enum is per image tag (1m, 2m30s and 20m from each image's
+// enumSince, estuary/connectors#5125), and an off-enum value is an error
+// in a plaintext config, which Flow's config encryption refuses, a warning
+// in a sealed one; migrate never writes a value the tag's enum lacks into
+// a plaintext config (a file sink's 0s), whatever the flags (issue 24 §1).
+func TestOffEnumIsPerTagAndRefusedInPlaintextEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	const mac = `sops: {mac: "ENC[AES256_GCM,data:eA==,iv:eA==,tag:eA==,type:str]"}`
+	task := func(name, image, sched, config string) string {
+		s := "  " + name + ":\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n"
+		if sched != "" {
+			s += "    syncSchedule: " + sched + "\n"
+		}
+		return s + "    endpoint:\n      connector:\n        image: " + image + "\n        config: " + config + "\n    bindings: []\n"
+	}
+	src := "materializations:\n" +
+		task("acme/v4-20m", "ghcr.io/estuary/materialize-snowflake:v4", "", "{host: h, syncSchedule: {syncFrequency: 20m}}") +
+		task("acme/v4-2m30s", "ghcr.io/estuary/materialize-snowflake:v4", "", "{host: h, syncSchedule: {syncFrequency: 2m30s}}") +
+		task("acme/v3-20m", "ghcr.io/estuary/materialize-snowflake:v3", "", "{host: h, syncSchedule: {syncFrequency: 20m}}") +
+		task("acme/v3-20m-sealed", "ghcr.io/estuary/materialize-snowflake:v3", "", "{host: h, syncSchedule: {syncFrequency: 20m}, "+mac+"}") +
+		task("acme/sink", "ghcr.io/estuary/materialize-s3-csv:v1", "{baseInterval: 15m}", "{bucket: b, uploadInterval: 15m}")
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": src})
+	r := schedtoolIn(t, dir, "validate", "cat")
+	expect(t, r, 2, []string{
+		"cat/flow.yaml:21:57: error off-enum-schedule-value: syncSchedule.syncFrequency \"20m\" is accepted by the connector but not listed in its published schema (0s, 30s, 5m, 15m, 30m, 1h, 2h, 4h); the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it",
+		"cat/flow.yaml:28:57: warning off-enum-schedule-value: syncSchedule.syncFrequency \"20m\" is accepted by the connector but not listed in its published schema (0s, 30s, 5m, 15m, 30m, 1h, 2h, 4h)\n",
+		// The stacking advice does not name a value Flow would refuse.
+		"warning ack-delay-stacks: materialization acme/sink has a materialization sync schedule, but its connector still delays every commit acknowledgement by 15m (uploadInterval), so the two stack; uploadInterval \"0s\" is outside its published values, which Flow refuses in a plaintext config: seal the config with sops and set it in sops.overlay",
+	}, nil)
+	if n := strings.Count(r.stdout, "off-enum-schedule-value"); n != 2 {
+		t.Errorf("%d off-enum findings, want 2 (20m and 2m30s are published by v4):\n%s", n, r.stdout)
+	}
+	r = schedtoolIn(t, dir, "migrate", "--write", "--zero-file-sinks", "--name", "acme/sink", "cat")
+	if r.code != 2 || !strings.Contains(r.stderr, "Seal the config with sops") {
+		t.Errorf("migrate: exit %d\n%s", r.code, r.stderr)
+	}
+	if got := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml"))); got != src {
+		t.Errorf("migrate wrote into a plaintext file sink:\n%s", got)
+	}
+}
