@@ -226,3 +226,33 @@ func TestOffEnumIsPerTagAndRefusedInPlaintextEndToEnd(t *testing.T) {
 		t.Errorf("migrate wrote into a plaintext file sink:\n%s", got)
 	}
 }
+
+// Upstream's texts through the CLI (issue 24 §4): a file sink's type error
+// names the store struct its config embeds, as encoding/json does; a model
+// schedule Flow refuses (a window's equal start and end) is named by
+// Flow's error even when an interval is also beyond what schedtool
+// evaluates (which Flow accepts).
+func TestUpstreamTextsEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	task := func(name, image, sched, config string) string {
+		s := "  " + name + ":\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n"
+		if sched != "" {
+			s += "    syncSchedule: " + sched + "\n"
+		}
+		return s + "    endpoint:\n      connector:\n        image: " + image + "\n        config: " + config + "\n    bindings: []\n"
+	}
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": "materializations:\n" +
+		task("acme/s3", "ghcr.io/estuary/materialize-s3-parquet:v1", "", "{bucket: b, uploadInterval: 5}") +
+		task("acme/gcs", "ghcr.io/estuary/materialize-gcs-csv:v1", "", "{bucket: b, uploadInterval: true}") +
+		task("acme/azure", "ghcr.io/estuary/materialize-azure-blob-parquet:v1", "", "{containerName: c, uploadInterval: [5m]}") +
+		task("acme/flow-first", "ghcr.io/estuary/materialize-snowflake:v4", `{baseInterval: 1h, timezone: UTC, windows: [{interval: 300y, start: "09:00", end: "09:00"}]}`, "{host: h, syncSchedule: {syncFrequency: 0s}}") +
+		task("acme/limit", "ghcr.io/estuary/materialize-snowflake:v4", `{baseInterval: 300y}`, "{host: h, syncSchedule: {syncFrequency: 0s}}")})
+	r := schedtoolIn(t, dir, "validate", "cat")
+	expect(t, r, 2, []string{
+		"error invalid-connector-schedule: json: cannot unmarshal number into Go struct field config.S3StoreConfig.uploadInterval of type string\n",
+		"error invalid-connector-schedule: json: cannot unmarshal bool into Go struct field config.GCSStoreConfig.uploadInterval of type string\n",
+		"error invalid-connector-schedule: json: cannot unmarshal array into Go struct field config.AzureBlobConfig.uploadInterval of type string\n",
+		`error invalid-sync-schedule: invalid sync schedule: start and end of window 0 must be different: got "09:00" and "09:00"`,
+		`error invalid-sync-schedule: invalid sync schedule: baseInterval: invalid duration "300y": 9467280000s is longer than schedtool can evaluate`,
+	}, nil)
+}
