@@ -374,3 +374,24 @@ func TestParseTimezoneIsEmbeddedOnly(t *testing.T) {
 		}
 	}
 }
+
+// enumSince must be a version tag: another word would silently mean
+// "every tag publishes the whole enum".
+func TestEnumSinceMustBeAVersion(t *testing.T) {
+	o, err := ParseRegistry([]byte(`{"images": [{"image": "x/materialize-y", "family": "syncSchedule", "enumSince": "latest"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Builtin().Extend(o); err == nil || !strings.Contains(err.Error(), `enumSince "latest" is not a version tag`) {
+		t.Errorf("Extend: %v", err)
+	}
+	o, _ = ParseRegistry([]byte(`{"images": [{"image": "x/materialize-y", "family": "syncSchedule", "enumSince": "v2"}]}`))
+	r, err := Builtin().Extend(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, tag, _ := r.Lookup("x/materialize-y:v1")
+	if got := r.EnumFor(e, tag); slices.Contains(got, "20m") {
+		t.Errorf("v1 before enumSince v2 publishes %v", got)
+	}
+}

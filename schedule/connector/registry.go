@@ -157,6 +157,9 @@ func (r *Registry) index() error {
 		if _, ok := r.Families[e.Family]; !ok {
 			return fmt.Errorf("image %s: unknown family %q", e.Image, e.Family)
 		}
+		if e.EnumSince != "" && !IsVersion(e.EnumSince) {
+			return fmt.Errorf("image %s: enumSince %q is not a version tag (v4, v4.1)", e.Image, e.EnumSince)
+		}
 		r.byImage[e.Image] = i
 	}
 	return nil
