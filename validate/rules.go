@@ -242,7 +242,7 @@ func checkAckDelayStacks(p *Pass) {
 		return
 	}
 	if p.sched != nil && p.v2 && p.res.Known && p.res.Delay > 0 && !p.entry.HasDeferral(p.tag) {
-		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via()))
+		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.tag, p.m.Where(), p.res, p.via()))
 	}
 }
 
@@ -255,17 +255,31 @@ func checkLegacyUpdateDelay(p *Pass) {
 }
 
 // checkOffEnumScheduleValue: a schedule value the connector accepts but
-// its published schema does not list; info for a file sink migrate
-// zeroed.
+// its published schema does not list. An error in a plaintext config,
+// which Flow's config encryption checks against the schema and refuses
+// (docs/behaviour.md §4.1, §5); a warning in a sealed config or a stored
+// spec; info for a file sink migrate zeroed there.
 func checkOffEnumScheduleValue(p *Pass) {
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
-		if migratedFileSink(p.res, p.sched) {
+		switch {
+		case p.m.Where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextMigratedFileSinkNote)
+		case p.m.Where() == connector.Plaintext:
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
+		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
-		} else {
+		default:
 			p.report(p.at(pr.Pointer), pr.Msg)
 		}
 	})
 }
+
+// plaintextOffEnumNote ends the off-enum message of a plaintext config.
+const plaintextOffEnumNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Use a listed value, seal the config with sops, or move the schedule to the materialization's syncSchedule"
+
+// plaintextMigratedFileSinkNote ends it for a file sink zeroed beside a
+// model schedule in a plaintext config.
+const plaintextMigratedFileSinkNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Seal the config with sops and set the 0 in sops.overlay, or use an image tag with the boilerplate deferral and a listed value"
 
 // checkConnectorScheduleCrashes: an alternating connector schedule that
 // panics its connector within the next 366 days, unless the runtime's

@@ -94,11 +94,14 @@ func TestMigrateExitCodesEndToEnd(t *testing.T) {
 // it is untouched and the run asks for the flag (exit 2); with it, the
 // model schedule and the zero interval are written in one group, census
 // calls it migrated, and validate's off-enum finding on the 0s is info.
+// The configs are sealed: a plaintext one cannot take the 0s, which Flow's
+// config encryption refuses (issue 24).
 func TestFileSinkNeedsZeroFileSinksEndToEnd(t *testing.T) {
 	dir := t.TempDir()
+	const mac = "ENC[AES256_GCM,data:eA==,iv:eA==,tag:eA==,type:str]"
 	src := "materializations:\n" + fileSink("acme/f", " f.config.yaml") +
-		strings.Replace(fileSink("acme/stacked", " {bucket: b, uploadInterval: 15m}"), "    endpoint:", "    syncSchedule:\n      baseInterval: 1h\n    endpoint:", 1)
-	cfg := "bucket: b\nuploadInterval: 30m\n"
+		strings.Replace(fileSink("acme/stacked", " {bucket: b, uploadInterval: 15m, sops: {mac: \""+mac+"\"}}"), "    endpoint:", "    syncSchedule:\n      baseInterval: 1h\n    endpoint:", 1)
+	cfg := "bucket: b\nuploadInterval: 30m\nsops:\n  mac: " + mac + "\n"
 	writeTree(t, dir, map[string]string{"cat/flow.yaml": src, "cat/f.config.yaml": cfg})
 
 	r := schedtoolIn(t, dir, "census", "-o", "csv", "cat")
@@ -119,11 +122,11 @@ func TestFileSinkNeedsZeroFileSinksEndToEnd(t *testing.T) {
 
 	r = schedtoolIn(t, dir, "migrate", "--write", "--zero-file-sinks", "cat")
 	expect(t, r, 0, nil, []string{"written: cat/f.config.yaml\nwritten: cat/flow.yaml\nmigrate: 2 materializations: 2 to migrate; 2 written\n"})
-	if got := string(mustRead(t, filepath.Join(dir, "cat/f.config.yaml"))); got != "bucket: b\nuploadInterval: \"0s\"\n" {
+	if got := string(mustRead(t, filepath.Join(dir, "cat/f.config.yaml"))); got != "bucket: b\nuploadInterval: 30m\nsops:\n  mac: "+mac+"\n  overlay:\n    uploadInterval: \"0s\"\n" {
 		t.Errorf("config:\n%s", got)
 	}
 	flow := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml")))
-	if strings.Count(flow, "baseInterval: 30m") != 1 || strings.Count(flow, "baseInterval: 1h") != 1 || strings.Contains(flow, "uploadInterval: 15m") {
+	if strings.Count(flow, "baseInterval: 30m") != 1 || strings.Count(flow, "baseInterval: 1h") != 1 || !strings.Contains(flow, `overlay: {uploadInterval: "0s"}`) {
 		t.Errorf("source:\n%s", flow)
 	}
 	r = schedtoolIn(t, dir, "census", "-o", "csv", "cat")

@@ -20,6 +20,7 @@ import (
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/tzdata"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -221,7 +222,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
   schedtool census postgres://ops@db.internal/postgres
   schedtool schema model`,
-		Version:       versionString(),
+		Version:       versionString() + ", tz data " + tzdata.Version + " (embedded)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
