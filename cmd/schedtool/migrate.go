@@ -422,7 +422,11 @@ func (o *migrateOptions) Run() error {
 	if n := sum.Review(); n > 0 {
 		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
 	}
-	if n := sum.Skipped() - sum.FileSinks; n > 0 {
+	if n := sum.UnpacedV1; n > 0 {
+		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
+	}
+	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules")))
 	}
