@@ -180,6 +180,11 @@ func TestShapeCacheChangesNothing(t *testing.T) {
 	for _, typ := range []string{"materialization", "wat", "capture"} {
 		fmt.Fprintf(&dump, `{"catalog_name":"acmeCo/%s","spec_type":%q,"spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`+"\n", typ, typ)
 	}
+	// Rows of one shape but for their model schedule: one that works
+	// (migrated), then ones that do not (needs-review, docs/behaviour.md §8).
+	for i, model := range []string{`{"baseInterval":"1h"}`, `{}`, `false`, `{"baseInterval":"4h","timezone":"UTC"}`} {
+		fmt.Fprintf(&dump, `{"catalog_name":"acmeCo/model%d","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":%s,"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"0s"}}}}}}`+"\n", i, model)
+	}
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)
 	// The same rows as flowctl raw get prints them, one field a line: a
