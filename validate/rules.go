@@ -252,7 +252,11 @@ func checkAckDelayStacks(p *Pass) {
 	// The task is stacked (docs/behaviour.md §8): on an image tag with
 	// the deferral the connector's delay is off, so nothing stacks.
 	if p.state.Stacked() {
-		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via()))
+		msg := stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via())
+		if !plan.ZeroPublishable(p.m, p.c.Registry, p.entry) {
+			msg = plaintextStacksMessage(p.m.Name, p.c.Registry, p.entry, p.res)
+		}
+		p.report(p.schedAt(), msg)
 	}
 }
 

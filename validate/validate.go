@@ -65,6 +65,16 @@ func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, res
 	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; set %s to %q (outside its published values)%s, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero, via)
 }
 
+// plaintextStacksMessage is ack-delay-stacks for a file sink whose config
+// is plaintext: the zero that turns its interval off is off its enum,
+// which the control plane refuses to publish (docs/behaviour.md §7).
+func plaintextStacksMessage(name string, reg *connector.Registry, e *connector.Entry, res connector.Result) string {
+	fam := reg.Family(e.Family)
+	key := connector.PointerPath(fam.Pointer)
+	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; %s %q, which turns the interval off, is not among its published values, so flowctl and the dashboard refuse it in a plaintext config: seal the config with sops and set it through sops.overlay (migrate --zero-file-sinks), move the task to an image tag with the deferral, or remove the materialization sync schedule",
+		name, connector.FormatDelay(res.Delay), key, key, fam.Zero)
+}
+
 func describeDelay(res connector.Result) string {
 	switch res.Kind {
 	case connector.KindDefault:

@@ -92,7 +92,13 @@ A file sink (uploadInterval, upload_interval) is left untouched and skipped
 unless --zero-file-sinks is given: a materialization syncSchedule beside the
 interval its connector requires would stack the two. With the flag, the
 schedule and the interval "0s" / "PT0S" are written in one group, and a
-file sink already stacked is finished.
+file sink already stacked is finished: only in a sealed config (through
+sops.overlay) or a stored spec, since Flow refuses "0s" in a plaintext
+uploadInterval config (off its enum), which needs review instead. On an
+image tag with the deferral (the registry's deferralSince) a file sink gets
+the materialization schedule alone. A materialization syncSchedule that
+does not decode and validate is never migrated around: the task needs
+review.
 
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
