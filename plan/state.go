@@ -72,7 +72,8 @@ type State struct {
 
 	// Deferred: the image tag carries the boilerplate deferral and the
 	// runtime paces the task (V2, a working model schedule), so the
-	// connector's delay, configured or default, is off (docs/behaviour.md §6).
+	// connector's delay, configured or default (or sealed), is off
+	// (docs/behaviour.md §6). Not for a config the connector refuses.
 	Deferred bool
 	// Delay is the connector's effective delay, when DelayKnown: zero
 	// when Deferred, else the configured schedule's longest delay.
@@ -150,7 +151,9 @@ func (s *State) settle() {
 		s.DelayKnown = true
 		return
 	}
-	if s.RuntimePaces() && s.Entry.HasDeferral(s.Tag) {
+	// A config the connector refuses fails the task before the deferral
+	// is reached: its delay stays unknown, for a person to look at.
+	if s.RuntimePaces() && s.Entry.HasDeferral(s.Tag) && s.Result.Kind != connector.KindInvalid {
 		s.Deferred, s.DelayKnown = true, true
 		return
 	}

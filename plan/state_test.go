@@ -102,6 +102,8 @@ func TestDecideStatus(t *testing.T) {
 		{"migrated", Options{}, v2, "{baseInterval: 1h}", sf4, "{syncSchedule: {syncFrequency: 0s}}", StatusMigrated, "runtime", "0s", None, false, false, false},
 		{"deferral: the default is off", Options{}, v2, "{baseInterval: 1h}", sf5, "{host: h}", StatusMigrated, "runtime", "0s", None, false, false, false},
 		{"deferral: a file sink's interval is off", Options{}, v2, "{baseInterval: 15m}", csv5, "{uploadInterval: 15m}", StatusMigrated, "runtime", "0s", None, false, false, false},
+		{"deferral: a sealed schedule is off too", Options{}, v2, "{baseInterval: 15m}", csv5, `{bucket: b, uploadInterval: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, StatusMigrated, "runtime", "0s", None, false, false, false},
+		{"near miss deferral: a config the connector refuses", Options{}, v2, "{baseInterval: 15m}", csv5, "{bucket: b}", StatusNeedsReview, "both (stacked)", "", Review, false, false, false},
 		{"near miss deferral: the tag before", Options{}, v2, "{baseInterval: 1h}", sf4, "{host: h}", StatusStacked, "both (stacked)", "30m", Migrate, false, true, false},
 		{"near miss deferral: a tag that is not a version", Options{}, v2, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-snowflake:dev", "{host: h}", StatusStacked, "both (stacked)", "30m", Migrate, false, true, false},
 		// 5: unaffected.
