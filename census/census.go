@@ -15,9 +15,10 @@ import (
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
-// Statuses in the order they are decided. ReadyNeedsFlag is ready's
-// second row, counted apart: a file sink migrate converts only with
-// --zero-file-sinks (docs/behaviour.md §8).
+// Statuses in the order they are decided (plan.Planner.Decide decides
+// them; needs-review is also decided first, for a model schedule that
+// does not work). ReadyNeedsFlag is ready's second row, counted apart: a
+// file sink migrate converts only with --zero-file-sinks (docs/behaviour.md §8).
 var Statuses = statuses[:]
 
 // statuses is Statuses as an array: its length is a constant (the HTML
