@@ -219,7 +219,7 @@ func TestOffEnumIsPerTagAndRefusedInPlaintextEndToEnd(t *testing.T) {
 		t.Errorf("%d off-enum findings, want 2 (20m and 2m30s are published by v4):\n%s", n, r.stdout)
 	}
 	r = schedtoolIn(t, dir, "migrate", "--write", "--zero-file-sinks", "--name", "acme/sink", "cat")
-	if r.code != 2 || !strings.Contains(r.stderr, "Seal the config with sops") {
+	if r.code != 2 || !strings.Contains(r.stderr, "seal the config with sops") {
 		t.Errorf("migrate: exit %d\n%s", r.code, r.stderr)
 	}
 	if got := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml"))); got != src {
