@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -132,20 +131,26 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			return nil, &UsageError{Msg: missingPath(arg, err)}
 		}
 		if st.IsDir() {
-			srcs, other, err := findSources(arg)
-			if err != nil {
-				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
-			}
-			if len(srcs) == 0 {
-				if other > 0 {
-					return nil, &UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: sources are named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json (give another file by its path)", arg, other, plural(other, "file", "files"))}
-				}
-				return nil, &UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json)", arg)}
-			}
-			in := Input{Arg: arg, Dir: filepath.Clean(arg), Sources: srcs, Scanned: len(srcs) + other}
+			in := Input{Arg: arg, Dir: filepath.Clean(arg)}
 			if err := setRoot(&in, filepath.Clean(arg), opts.Root); err != nil {
 				return nil, err
 			}
+			// The one walk (walkSources), as the users of a config file
+			// are found: by name or by content, links followed.
+			found, other, err := walkSources(in.Dir, in.Root, false, opts, nil)
+			if err != nil {
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			}
+			for _, f := range found {
+				in.Sources = append(in.Sources, f.path)
+			}
+			if len(in.Sources) == 0 {
+				if other > 0 {
+					return nil, &UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: a source is named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json, or is a YAML or JSON mapping with a materializations, captures, collections or import key (give another file by its path)", arg, other, plural(other, "file", "files"))}
+				}
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json, or a YAML or JSON mapping with a catalog key)", arg)}
+			}
+			in.Scanned = len(in.Sources) + other
 			out = append(out, in)
 			continue
 		}
@@ -223,10 +228,11 @@ func describeErr(err error) string {
 	return err.Error()
 }
 
-// IsSourceName reports whether a file name is a catalog source's:
-// flow.yaml|yml|json, or a name ending in .flow.yaml|yml|json (as
-// Estuary's examples name them: snowflake.flow.yaml).
+// IsSourceName reports whether a file name is a catalog source's, in any
+// letter case: flow.yaml|yml|json, or a name ending in .flow.yaml|yml|json
+// (as Estuary's examples name them: snowflake.flow.yaml).
 func IsSourceName(name string) bool {
+	name = strings.ToLower(name)
 	for _, ext := range []string{".yaml", ".yml", ".json"} {
 		if name == "flow"+ext || (strings.HasSuffix(name, ".flow"+ext) && len(name) > len(".flow"+ext)) {
 			return true
@@ -241,30 +247,6 @@ func isYAMLOrJSON(name string) bool {
 		return true
 	}
 	return false
-}
-
-// findSources lists the catalog sources under dir, hidden directories
-// skipped, and counts the other YAML and JSON files it saw.
-func findSources(dir string) (srcs []string, other int, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if IsSourceName(d.Name()) {
-			srcs = append(srcs, filepath.Clean(p))
-		} else if isYAMLOrJSON(d.Name()) {
-			other++
-		}
-		return nil
-	})
-	sort.Strings(srcs)
-	return srcs, other, err
 }
 
 func plural(n int, one, many string) string {

@@ -1,0 +1,120 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// found is a catalog source a walk found.
+type found struct {
+	path   string
+	hidden bool // under a hidden directory (below the walked one)
+}
+
+// walkSources is the one walk that finds catalog sources
+// (docs/behaviour.md §2): every command's discovery under a directory
+// PATH and the search of a root for the users of a config file
+// (userSources) go through it, so no command reads fewer sources than
+// another under the same directory.
+//
+// Under dir, a file is a catalog source by its name (IsSourceName, in
+// any letter case) or by what it holds (looksLikeSource: a YAML or JSON
+// mapping with a catalog key, whatever the file's name), never a temp
+// file a killed run left. Symlinked directories are followed when they
+// resolve inside root, once each: a directory reached twice (a cycle,
+// two links, a link to a directory walked anyway) is walked once, under
+// its own path when it has one (links are followed after the walk of
+// real directories). A file that resolves outside root is taken by its
+// name only (the loader refuses it, saying so), never read here. .git is
+// never entered; other hidden directories only with hidden set (the
+// users walk), their sources marked hidden. skip, when set, is asked
+// first of every file: true leaves it out (the users walk takes the
+// config files out). other counts the YAML and JSON files that are not
+// sources.
+func walkSources(dir, root string, hidden bool, opts Options, skip func(p string) bool) (srcs []found, other int, err error) {
+	rootReal, rerr := filepath.EvalSymlinks(root)
+	if rerr != nil {
+		rootReal = ""
+	}
+	inside := func(p string) bool {
+		if rootReal == "" {
+			return true // a root that cannot be resolved holds everything
+		}
+		real, err := filepath.EvalSymlinks(p)
+		return err == nil && within(rootReal, real)
+	}
+	visited := map[FileID]bool{}
+	type link struct {
+		path   string
+		hidden bool
+	}
+	var links []link
+	file := func(p string, hid bool) {
+		if skip != nil && skip(p) {
+			return
+		}
+		name := filepath.Base(p)
+		if IsTemp(name) {
+			return
+		}
+		if IsSourceName(name) || inside(p) && looksLikeSource(p, opts) {
+			srcs = append(srcs, found{filepath.Clean(p), hid})
+		} else if isYAMLOrJSON(name) {
+			other++
+		}
+	}
+	var walk func(d string, hid bool) error
+	walk = func(d string, hid bool) error {
+		if id, ok := Identify(d); ok {
+			if visited[id] {
+				return nil
+			}
+			visited[id] = true
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			h := hid || strings.HasPrefix(e.Name(), ".")
+			switch {
+			case e.Type()&os.ModeSymlink != 0:
+				if st, err := os.Stat(p); err == nil && st.IsDir() {
+					if e.Name() != ".git" && (hidden || !h) {
+						links = append(links, link{p, h})
+					}
+					continue
+				}
+				file(p, hid) // a link to a file (or to nothing: said when read)
+			case e.IsDir():
+				if e.Name() == ".git" || h && !hidden {
+					continue
+				}
+				if err := walk(p, h); err != nil {
+					return err
+				}
+			default:
+				file(p, hid)
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, false); err != nil {
+		return nil, 0, err
+	}
+	for len(links) > 0 {
+		l := links[0]
+		links = links[1:]
+		if real, err := filepath.EvalSymlinks(l.path); err != nil || filepath.Base(real) == ".git" || !inside(l.path) {
+			continue // outside the root: never read
+		}
+		if err := walk(l.path, l.hidden); err != nil {
+			return nil, 0, err
+		}
+	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].path < srcs[j].path })
+	return srcs, other, nil
+}
