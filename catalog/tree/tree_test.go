@@ -93,7 +93,7 @@ func TestYAML(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
-		"base":   map[string]any{"x": json.Number("1"), "y": "two"},
+		"base": map[string]any{"x": json.Number("1"), "y": "two"},
 		// A merge key is a key here (serde_yaml reads it so); Flow
 		// merges catalog sources after parsing (MergeKeys).
 		"other":  map[string]any{"<<": map[string]any{"x": json.Number("1"), "y": "two"}, "y": "three"},
