@@ -58,7 +58,11 @@ type Input struct {
 	Arg     string // as given
 	Root    string // the directory imports and configs must stay inside
 	RootWhy string // how Root was chosen, for messages
-	Dir     string // the directory searched, for a directory PATH
+	// Submodule is the git submodule a PATH is in when the root is its
+	// superproject's work tree (said on standard error: the root is
+	// not the PATH's own work tree).
+	Submodule string
+	Dir       string // the directory searched, for a directory PATH
 	// Scanned counts the YAML and JSON files seen while searching a
 	// directory (catalog sources or not).
 	Scanned int
@@ -277,8 +281,11 @@ func setRoot(in *Input, dir, root string) error {
 		in.Root, in.RootWhy = r, "--root"
 		return nil
 	}
-	if top := gitTop(dir); top != "" {
+	if top, sub := gitTop(dir); top != "" {
 		in.Root, in.RootWhy = top, "the enclosing git work tree"
+		if sub != "" {
+			in.RootWhy, in.Submodule = "the work tree of the superproject of the git submodule "+sub, sub
+		}
 		return nil
 	}
 	in.Root, in.RootWhy = dir, RootOwnDir
@@ -310,22 +317,82 @@ func sameForm(p, like string) string {
 	return p
 }
 
-// gitTop finds the closest directory at or above dir holding .git, by
-// climbing dir's path (in dir's own form); "" when there is none.
-func gitTop(dir string) string {
+// gitTop finds the top of the git work tree enclosing dir, by climbing
+// dir's path (in dir's own form): the closest directory at or above dir
+// holding .git (a file or a directory); "" when there is none. When that
+// is a git submodule's work tree, the top is its superproject's, which
+// holds the tasks that may use the submodule's files (../shared/x.yaml),
+// and the outermost one for nested submodules; sub is then the
+// submodule's directory (the innermost, the PATH's own).
+func gitTop(dir string) (top, sub string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	cur := dir
+	top, topAbs := climbToGit(dir, abs)
+	for top != "" {
+		parent := filepath.Dir(topAbs)
+		if parent == topAbs {
+			break
+		}
+		s, sAbs := climbToGit(filepath.Join(top, ".."), parent)
+		if s == "" || !isSubmodule(topAbs, sAbs) {
+			break
+		}
+		if sub == "" {
+			sub = top
+		}
+		top, topAbs = s, sAbs
+	}
+	return top, sub
+}
+
+// climbToGit climbs from cur (abs, absolute) to the closest directory
+// holding .git.
+func climbToGit(cur, abs string) (string, string) {
 	for {
 		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-			return cur
+			return cur, abs
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
-			return ""
+			return "", ""
 		}
 		abs, cur = parent, filepath.Join(cur, "..")
 	}
+}
+
+// isSubmodule reports whether the work tree at dir is a submodule of the
+// one at super (both absolute): its .git is a file naming a git
+// directory under a modules directory (super/.git/modules/NAME, where
+// git absorbs a submodule's repository; .git/worktrees/W/modules/NAME
+// in a linked work tree), or super's .gitmodules lists its path (a
+// submodule cloned before git absorbed them, with a .git directory).
+// git rev-parse --show-superproject-working-tree says the same without
+// schedtool running git.
+func isSubmodule(dir, super string) bool {
+	if b, err := ReadRegular(filepath.Join(dir, ".git"), 1<<16, "--max-file-size"); err == nil {
+		if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+			for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(strings.TrimSpace(gd))), "/") {
+				if part == "modules" {
+					return true
+				}
+			}
+		}
+	}
+	rel, err := filepath.Rel(super, dir)
+	if err != nil {
+		return false
+	}
+	b, err := ReadRegular(filepath.Join(super, ".gitmodules"), 1<<20, "--max-file-size")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.TrimSpace(k) == "path" && filepath.Clean(strings.Trim(strings.TrimSpace(v), `"`)) == filepath.ToSlash(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -114,6 +114,14 @@ func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	said := map[string]bool{}
+	for _, in := range inputs {
+		// The root is not the PATH's own work tree: say which it is.
+		if in.Submodule != "" && !said[in.Root] && !c.quiet {
+			said[in.Root] = true
+			fmt.Fprintf(c.Err, "schedtool: %s is in the git submodule %s: the root is %s, its superproject's work tree, whose tasks may use the submodule's files (--root DIR sets another)\n", report.Escape(in.Arg), report.Escape(in.Submodule), report.Escape(in.Root))
+		}
+	}
 	streams := len(inputs) > 0
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
