@@ -258,6 +258,10 @@ func (c *refCollector) schemaFile(in Input, p string) {
 	if err != nil {
 		return
 	}
+	src, _, terr := DecodeText(src) // as Flow's reader decodes it
+	if terr != nil {
+		return
+	}
 	d, err := Parse(p, src, c.opts.Limits)
 	if err != nil {
 		return
