@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -364,19 +365,20 @@ func climbToGit(cur, abs string) (string, string) {
 
 // isSubmodule reports whether the work tree at dir is a submodule of the
 // one at super (both absolute): its .git is a file naming a git
-// directory under a modules directory (super/.git/modules/NAME, where
-// git absorbs a submodule's repository; .git/worktrees/W/modules/NAME
-// in a linked work tree), or super's .gitmodules lists its path (a
-// submodule cloned before git absorbed them, with a .git directory).
-// git rev-parse --show-superproject-working-tree says the same without
-// schedtool running git.
+// directory inside super's own, under a modules directory (where git
+// absorbs a submodule's repository: super/.git/modules/NAME, or
+// .git/worktrees/W/modules/NAME when super is a linked work tree), or
+// super's .gitmodules lists its path (a submodule cloned before git
+// absorbed them, with a .git directory). A linked work tree of another
+// repository (its .git names .../.git/worktrees/W) is not one. This is
+// what git rev-parse --show-superproject-working-tree says, without
+// running git.
 func isSubmodule(dir, super string) bool {
-	if b, err := ReadRegular(filepath.Join(dir, ".git"), 1<<16, "--max-file-size"); err == nil {
-		if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
-			for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(strings.TrimSpace(gd))), "/") {
-				if part == "modules" {
-					return true
-				}
+	if gd := gitDirOf(dir); gd != "" && !isDir(filepath.Join(dir, ".git")) {
+		if sgd := gitDirOf(super); sgd != "" && within(sgd, gd) {
+			rel, _ := filepath.Rel(sgd, gd)
+			if slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "modules") {
+				return true
 			}
 		}
 	}
@@ -395,4 +397,36 @@ func isSubmodule(dir, super string) bool {
 		}
 	}
 	return false
+}
+
+// gitDirOf is the git directory of the work tree at dir (absolute,
+// symlinks resolved): dir/.git when it is a directory, else the one its
+// .git file names (gitdir: PATH, relative to dir); "" when neither.
+func gitDirOf(dir string) string {
+	dot := filepath.Join(dir, ".git")
+	p := dot
+	if !isDir(dot) {
+		b, err := ReadRegular(dot, 1<<16, "--max-file-size")
+		if err != nil {
+			return ""
+		}
+		gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		if !ok {
+			return ""
+		}
+		p = strings.TrimSpace(gd)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
