@@ -51,7 +51,10 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 		hidden bool
 	}
 	var links []link
-	file := func(p string, hid bool) {
+	// in says that a file's directory resolves inside the root (so the
+	// file does, unless it is a symlink): resolving every path would
+	// cost a walk of each one's components.
+	file := func(p string, hid, in, link bool) {
 		if skip != nil && skip(p) {
 			return
 		}
@@ -59,14 +62,14 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 		if IsTemp(name) {
 			return
 		}
-		if IsSourceName(name) || inside(p) && looksLikeSource(p, opts) {
+		if IsSourceName(name) || in && (!link || inside(p)) && looksLikeSource(p, opts) {
 			srcs = append(srcs, found{filepath.Clean(p), hid})
 		} else if isYAMLOrJSON(name) {
 			other++
 		}
 	}
-	var walk func(d string, hid bool) error
-	walk = func(d string, hid bool) error {
+	var walk func(d string, hid, in bool) error
+	walk = func(d string, hid, in bool) error {
 		if id, ok := Identify(d); ok {
 			if visited[id] {
 				return nil
@@ -88,30 +91,36 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 					}
 					continue
 				}
-				file(p, hid) // a link to a file (or to nothing: said when read)
+				file(p, hid, in, true) // a link to a file (or to nothing: said when read)
 			case e.IsDir():
 				if e.Name() == ".git" || h && !hidden {
 					continue
 				}
-				if err := walk(p, h); err != nil {
+				if err := walk(p, h, in); err != nil {
 					return err
 				}
 			default:
-				file(p, hid)
+				file(p, hid, in, false)
 			}
 		}
 		return nil
 	}
-	if err := walk(dir, false); err != nil {
+	if err := walk(dir, false, inside(dir)); err != nil {
 		return nil, 0, err
 	}
 	for len(links) > 0 {
+		// The shallowest link first: a directory reached by several
+		// links is read under the shortest way to it (cat/linked, not
+		// cat/b/up/other).
+		sort.SliceStable(links, func(i, j int) bool {
+			return strings.Count(links[i].path, string(filepath.Separator)) < strings.Count(links[j].path, string(filepath.Separator))
+		})
 		l := links[0]
 		links = links[1:]
 		if real, err := filepath.EvalSymlinks(l.path); err != nil || filepath.Base(real) == ".git" || !inside(l.path) {
 			continue // outside the root: never read
 		}
-		if err := walk(l.path, l.hidden); err != nil {
+		if err := walk(l.path, l.hidden, true); err != nil {
 			return nil, 0, err
 		}
 	}
