@@ -104,7 +104,8 @@ const notInputText = "a PATH is a catalog source, a stored-spec dump (one live_s
 // like when it is not a catalog source, once it is neither a dump nor a
 // raw array: "" when it is a source, or when it does not parse (the
 // loader then says why, at the place). Files found by walking a
-// directory are sources by their names and are not asked.
+// directory are sources by their names or content (walkSources) and
+// are not asked.
 func notASource(name string, b []byte, lim tree.Limits) string {
 	b, _, terr := DecodeText(b)
 	if terr != nil {
