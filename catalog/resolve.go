@@ -282,7 +282,7 @@ func setRoot(in *Input, dir, root string) error {
 		in.Root, in.RootWhy = r, "--root"
 		return nil
 	}
-	if top, sub := gitTop(dir); top != "" {
+	if top, sub := gitRoot(dir); top != "" {
 		in.Root, in.RootWhy = top, "the enclosing git work tree"
 		if sub != "" {
 			in.RootWhy, in.Submodule = "the work tree of the superproject of the git submodule "+sub, sub
@@ -318,14 +318,21 @@ func sameForm(p, like string) string {
 	return p
 }
 
-// gitTop finds the top of the git work tree enclosing dir, by climbing
+// gitTop is the top of the git work tree enclosing dir (gitRoot), ""
+// when there is none.
+func gitTop(dir string) string {
+	top, _ := gitRoot(dir)
+	return top
+}
+
+// gitRoot finds the top of the git work tree enclosing dir, by climbing
 // dir's path (in dir's own form): the closest directory at or above dir
 // holding .git (a file or a directory); "" when there is none. When that
 // is a git submodule's work tree, the top is its superproject's, which
 // holds the tasks that may use the submodule's files (../shared/x.yaml),
 // and the outermost one for nested submodules; sub is then the
 // submodule's directory (the innermost, the PATH's own).
-func gitTop(dir string) (top, sub string) {
+func gitRoot(dir string) (top, sub string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", ""

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// gitTop climbs out of a submodule to its superproject (outermost), and
+// gitRoot climbs out of a submodule to its superproject (outermost), and
 // out of nothing else: a linked work tree whose main repository sits in
 // a directory named modules, or a repository nested in another without
 // being its submodule, keeps its own top.
-func TestGitTopSubmodules(t *testing.T) {
+func TestGitRootSubmodules(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"outer/.git/HEAD":                           "ref: refs/heads/main\n",
@@ -40,7 +40,7 @@ func TestGitTopSubmodules(t *testing.T) {
 		{"outer", "outer", ""},
 	} {
 		os.MkdirAll(filepath.Join(dir, tc.at), 0o755)
-		top, sub := gitTop(filepath.Join(dir, tc.at))
+		top, sub := gitRoot(filepath.Join(dir, tc.at))
 		if top != filepath.Join(dir, tc.top) || (sub == "") != (tc.sub == "") || tc.sub != "" && sub != filepath.Join(dir, tc.sub) {
 			t.Errorf("%s: top %s sub %s, want %s %s", tc.at, top, sub, tc.top, tc.sub)
 		}
