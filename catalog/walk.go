@@ -51,6 +51,9 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 		hidden bool
 	}
 	var links []link
+	// Files not named as sources: their content says, judged after the
+	// walk (judgeSources).
+	var maybe []found
 	// in says that a file's directory resolves inside the root (so the
 	// file does, unless it is a symlink): resolving every path would
 	// cost a walk of each one's components.
@@ -59,13 +62,14 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 			return
 		}
 		name := filepath.Base(p)
-		if IsTemp(name) {
-			return
-		}
-		if IsSourceName(name) || in && (!link || inside(p)) && looksLikeSource(p, opts) {
+		switch {
+		case IsTemp(name):
+		case IsSourceName(name):
 			srcs = append(srcs, found{filepath.Clean(p), hid})
-		} else if isYAMLOrJSON(name) {
-			other++
+		case in && (!link || inside(p)):
+			maybe = append(maybe, found{filepath.Clean(p), hid})
+		case isYAMLOrJSON(name):
+			other++ // outside the root: not read
 		}
 	}
 	var walk func(d string, hid, in bool) error
@@ -124,6 +128,34 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 			return nil, 0, err
 		}
 	}
+	paths := make([]string, len(maybe))
+	for i, f := range maybe {
+		paths[i] = f.path
+	}
+	is := map[string]bool{}
+	for _, p := range judgeSources(paths, opts) {
+		is[p] = true
+	}
+	for _, f := range maybe {
+		if is[f.path] {
+			srcs = append(srcs, f)
+		} else if isYAMLOrJSON(f.path) {
+			other++
+		}
+	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].path < srcs[j].path })
 	return srcs, other, nil
+}
+
+// judgeSources returns those of files (cleaned paths) that are catalog
+// sources by their content (looksLikeSource), in order.
+func judgeSources(files []string, opts Options) []string {
+	opts.Limits.Expanded = nil // each file is judged alone
+	var out []string
+	for _, p := range files {
+		if looksLikeSource(p, opts) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
