@@ -217,7 +217,8 @@ func newRoot(s Streams) *cobra.Command {
 		Long: `schedtool works on Flow catalogs (YAML or JSON sources with their imports and
 config files, sealed configs too) and on stored-spec dumps of live_specs
 (newline-delimited JSON). A PATH is a catalog source, a directory (every
-flow.yaml and flow.json under it), a .ndjson or .jsonl dump, a PostgreSQL
+catalog source under it: flow.yaml, *.flow.yaml, and any file holding one),
+a .ndjson or .jsonl dump, a PostgreSQL
 URL (postgres://... or postgresql://...: the control plane's live_specs,
 password from the URL, PGPASSWORD or ~/.pgpass), the JSON array that
 flowctl raw get --table live_specs prints (told by its content), or - for
