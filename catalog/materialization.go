@@ -290,16 +290,21 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
-	if line, col, problem := checkText(src); problem != "" {
-		c.Err = p + ": " + problem
-		l.problem(p, line, col, "", problem)
+	text, enc, terr := DecodeText(src)
+	if terr != nil {
+		c.Err = p + ": " + terr.Msg
+		l.problem(p, terr.Line, terr.Col, "", terr.Msg)
 		return
 	}
-	d, err := l.parse(p, src)
+	d, err := l.parse(p, text)
 	if err != nil {
 		c.Err = "config file " + p + " does not parse"
-		l.syntaxProblem(p, src, err)
+		l.syntaxProblem(p, text, err)
 		return
+	}
+	d.Encoding = enc
+	if enc != "" {
+		d.Orig = src
 	}
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
