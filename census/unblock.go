@@ -187,7 +187,7 @@ func Unblocks(t *Totals) []Unblock {
 		case UnblockZeroFileSinks:
 			a.Action, a.Command = "set file sinks' interval to 0s (sealed configs, stored specs)", "schedtool migrate --zero-file-sinks --write"
 		case UnblockFileSinkSeal:
-			a.Action, a.Command = "plaintext file sinks: seal the config, or move to an image with the deferral", "sops, or change the image tag; then schedtool migrate --zero-file-sinks --write"
+			a.Action, a.Command = "plaintext file sinks: seal the config, or move to an image with the deferral", "seal with sops, then schedtool migrate --zero-file-sinks --write; or change the image tag, then schedtool migrate --write"
 		case UnblockResolve:
 			a.Action, a.Command = "choose which schedule stays", "schedtool migrate --resolve=model --write (or --resolve=connector)"
 		}

@@ -85,7 +85,10 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 		model = "none"
 	}
 	delay := ", delay up to " + tl.Delay
-	if tl.Delay == "unknown" {
+	switch {
+	case tl.Deferred != "":
+		delay = ", delay " + tl.Deferred
+	case tl.Delay == "unknown":
 		delay = ", delay unknown"
 	}
 	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + delay},

@@ -251,7 +251,10 @@ func (o *explainOptions) Run() error {
 	}
 	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", runtime, e.Image)
 	delay := "delay up to " + e.Delay
-	if e.Delay == "unknown" {
+	switch {
+	case e.Deferred != "":
+		delay = "delay " + e.Deferred
+	case e.Delay == "unknown":
 		delay = "delay unknown"
 	}
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
