@@ -163,7 +163,8 @@ ul.paths{margin:4px 0 12px;padding-left:20px;font:12px ui-monospace,SFMono-Regul
 ul.paths li{margin:0 0 2px}
 ul.paths .msg{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#444;margin:0 0 4px}
 h3{font-size:14px;font-weight:600;margin:14px 0 4px}
-td.cmd code{white-space:nowrap}
+td.cmd code{overflow-wrap:anywhere}
+#unblocks td:first-child{width:45%}
 table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #ddd;vertical-align:middle}
 th{font-size:13px;color:#333;border-bottom:1px solid #999}
