@@ -49,6 +49,60 @@ type Row struct {
 	Crash string `json:"crash,omitempty"`
 	File  string `json:"file"`
 	Line  int    `json:"line"`
+	// Definitions are, for a name defined in several catalogs
+	// (docs/behaviour.md §2), every definition with its own status; the
+	// row is the one that most relies on connector-side pacing.
+	Definitions []Definition `json:"definitions,omitempty"`
+}
+
+// Definition is one definition of a name defined in several catalogs.
+type Definition struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// reliance orders statuses by how much a task relies on connector-side
+// pacing: the remaining ones first, in Statuses' order, then migrated,
+// then unaffected.
+func reliance(status string) int {
+	for i, s := range RemainingStatuses() {
+		if s == status {
+			return i
+		}
+	}
+	if status == "migrated" {
+		return len(Statuses)
+	}
+	return len(Statuses) + 1
+}
+
+// rowOfName is the row of a name from its definitions: the one that
+// most relies on connector-side pacing, listing them all when several.
+func (c *Census) rowOfName(defs []*catalog.Materialization) (Row, bool) {
+	var rows []Row
+	for _, m := range defs {
+		if r, ok := c.RowOf(m); ok {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return Row{}, false
+	}
+	best := 0
+	for i := range rows {
+		if reliance(rows[i].Status) < reliance(rows[best].Status) {
+			best = i
+		}
+	}
+	r := rows[best]
+	if len(defs) > 1 {
+		for _, x := range rows {
+			r.Definitions = append(r.Definitions, Definition{File: x.File, Line: x.Line, Status: x.Status, Reason: x.Reason})
+		}
+	}
+	return r, true
 }
 
 // RemainingStatuses are the statuses of the tasks that still rely on
@@ -233,23 +287,19 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 	}
 	cat := catalog.Load(inputs, opts)
-	dup := map[string]bool{}
-	for i := range cat.Problems {
-		p := &cat.Problems[i]
-		if cat.Duplicated[p.Task] {
-			// A name defined twice is one unreadable task, listed at
-			// its first place (its message names the others).
-			if dup[p.Task] {
-				continue
-			}
-			dup[p.Task] = true
-		}
+	for _, p := range cat.Unreadable() {
 		fail(p)
 	}
-	for _, m := range cat.Materializations {
-		if r, ok := c.RowOf(m); ok {
+	mats := cat.Materializations
+	for i := 0; i < len(mats); {
+		j := i + 1
+		for j < len(mats) && mats[j].Name == mats[i].Name {
+			j++ // sorted by name: the definitions of one name in several catalogs
+		}
+		if r, ok := c.rowOfName(mats[i:j]); ok {
 			emit(&r)
 		}
+		i = j
 	}
 	keys := c.Planner.Registry.AllConfigKeys()
 	cache := shapecache.New[verdict]()

@@ -72,6 +72,11 @@ func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
 	b = appendJSON(b, r.File)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
+	if len(r.Definitions) > 0 {
+		d, _ := json.Marshal(r.Definitions)
+		b = append(b, `,"definitions":`...)
+		b = append(b, d...)
+	}
 	return append(b, '}')
 }
 

@@ -79,6 +79,11 @@ func (t *wideWriter) Row(r *Row) {
 	}
 	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
 		r.Family, r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), r.Status, dash(report.Escape(r.Reason)), dash(r.Crash))
+	for _, d := range r.Definitions {
+		// Each definition of a name in several catalogs, with its own
+		// status, under the name's row (which counts once).
+		fmt.Fprintf(t.tw, "  defined at %s:%d\t\t\t\t\t\t\t\t\t%s\t%s\t-\n", report.Escape(d.File), d.Line, d.Status, dash(report.Escape(d.Reason)))
+	}
 	if t.n%4096 == 0 {
 		t.tw.Flush() // keep memory bounded; columns stay aligned in blocks
 	}

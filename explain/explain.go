@@ -42,6 +42,10 @@ type Explanation struct {
 	CrashStops string `json:"crashStops,omitempty"`
 	Migration  string `json:"migration"`
 	Situation  string `json:"situation"`
+	// OtherDefinitions are the explanations of the task's other
+	// definitions, when its name is defined in several catalogs
+	// (docs/behaviour.md §2), each read as itself.
+	OtherDefinitions []Explanation `json:"otherDefinitions,omitempty"`
 }
 
 // Explain explains m, with the next n commits after at.

@@ -32,7 +32,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	cat := catalog.Load(inputs, opts)
 	fs := append([]finding.Finding(nil), cat.Problems...)
 	for _, m := range cat.Materializations {
-		fs = append(fs, c.Check(m)...)
+		fs = append(fs, c.CheckIn(cat, m)...)
 		if c.PacedV1(m) {
 			sum.AddPaced(m.Name)
 		}
@@ -41,7 +41,8 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	for i := range fs {
 		out(&fs[i])
 	}
-	sum.Tasks += len(cat.Materializations)
+	sum.Tasks += cat.Names()
+	sum.Definitions += len(cat.Materializations)
 	files := map[string]bool{}
 	for _, f := range cat.Files {
 		files[f] = true
@@ -89,6 +90,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			}
 			if o.task {
 				sum.Tasks++
+				sum.Definitions++
 			}
 			if o.paced != "" {
 				sum.AddPaced(o.paced)

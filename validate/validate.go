@@ -33,7 +33,20 @@ type Checker struct {
 // Check returns the findings of one materialization, in no special order:
 // each rule of Rules looks at one Pass.
 func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
+	return c.CheckIn(nil, m)
+}
+
+// CheckIn is Check of a materialization of cat, which knows the other
+// definitions of its name (in other catalogs).
+func (c *Checker) CheckIn(cat *catalog.Catalog, m *catalog.Materialization) []finding.Finding {
 	p := c.newPass(m)
+	if cat != nil {
+		for _, o := range cat.Several[m.Name] {
+			if o != m {
+				p.others = append(p.others, o)
+			}
+		}
+	}
 	for i := range Rules {
 		p.rule = &Rules[i]
 		p.rule.Check(p)

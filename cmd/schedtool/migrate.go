@@ -412,7 +412,7 @@ func (o *migrateOptions) Run() error {
 	}
 	if !sum.OK() {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
-			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
+			sum.Unreadable, report.Plural(sum.Unreadable, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
 	}
 	// A person is needed (docs/behaviour.md §7), in every mode: tasks to review, V1
 	// tasks skipped, file sinks left for want of --zero-file-sinks. Tasks

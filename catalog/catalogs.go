@@ -1,0 +1,269 @@
+package catalog
+
+import (
+	"sort"
+
+	"github.com/estuary/schedtool/finding"
+)
+
+// A catalog is what Flow builds at once (docs/behaviour.md §2): a source
+// that no other source under the root imports, or an import cycle that
+// nothing outside it imports, with everything it imports. A directory
+// may hold several (the connectors' test catalogs define one task in
+// apply.flow.yaml, materialize.flow.yaml and migrate.flow.yaml; a team
+// keeps prod.flow.yaml beside staging.flow.yaml). A name defined twice
+// within one catalog is Flow's error; a name defined in several catalogs
+// is one task with several definitions, each read as itself.
+
+// importGraph is which source imports which, by file identity (fileKey),
+// with the name each source's document is known by.
+type importGraph struct {
+	keyOf map[string]any // document file name to its key
+	name  map[any]string // key to document file name
+	out   map[any][]any  // importer to imported
+	keys  []any          // in the order first seen
+}
+
+func newImportGraph() importGraph {
+	return importGraph{keyOf: map[string]any{}, name: map[any]string{}, out: map[any][]any{}}
+}
+
+func (g *importGraph) add(k any) {
+	if _, ok := g.name[k]; !ok {
+		g.name[k] = ""
+		g.keys = append(g.keys, k)
+	}
+}
+
+// node records a source read from path, whose document is named file.
+func (g *importGraph) node(path, file string) {
+	k := fileKey(path)
+	g.add(k)
+	g.name[k] = file
+	g.keyOf[file] = k
+}
+
+// edge records that the source at from imports the one at to.
+func (g *importGraph) edge(from, to string) {
+	a, b := fileKey(from), fileKey(to)
+	g.add(a)
+	g.add(b)
+	g.out[a] = append(g.out[a], b)
+}
+
+// roots are the catalogs' roots: each strongly connected component of
+// the import graph that no source outside it imports, as the sources of
+// the component (in the order they were first seen).
+func (g *importGraph) roots() [][]any {
+	// Tarjan's algorithm, iterative (an import chain may be long).
+	index := map[any]int{}
+	low := map[any]int{}
+	onStack := map[any]bool{}
+	comp := map[any]int{}
+	var stack []any
+	var comps [][]any
+	next := 0
+	type frame struct {
+		k any
+		i int
+	}
+	for _, start := range g.keys {
+		if _, seen := index[start]; seen {
+			continue
+		}
+		call := []frame{{k: start}}
+		index[start], low[start] = next, next
+		next++
+		stack = append(stack, start)
+		onStack[start] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.i < len(g.out[f.k]) {
+				w := g.out[f.k][f.i]
+				f.i++
+				if _, seen := index[w]; !seen {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{k: w})
+				} else if onStack[w] && index[w] < low[f.k] {
+					low[f.k] = index[w]
+				}
+				continue
+			}
+			v := f.k
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				if p := call[len(call)-1].k; low[v] < low[p] {
+					low[p] = low[v]
+				}
+			}
+			if low[v] == index[v] {
+				var c []any
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = len(comps)
+					c = append(c, w)
+					if w == v {
+						break
+					}
+				}
+				comps = append(comps, c)
+			}
+		}
+	}
+	imported := make([]bool, len(comps))
+	for a, outs := range g.out {
+		for _, b := range outs {
+			if comp[a] != comp[b] {
+				imported[comp[b]] = true
+			}
+		}
+	}
+	var roots [][]any
+	for i, c := range comps {
+		if !imported[i] {
+			roots = append(roots, c)
+		}
+	}
+	return roots
+}
+
+// clash is a name defined more than once within one catalog.
+type clash struct {
+	root string             // the catalog's root source
+	defs []*Materialization // the definitions in it, by file
+}
+
+// clashes finds, for each name defined by more than one of mats, the
+// catalogs that hold two or more of its definitions.
+func (g *importGraph) clashes(mats []*Materialization) map[string][]clash {
+	byName := map[string][]*Materialization{}
+	for _, m := range mats {
+		byName[m.Name] = append(byName[m.Name], m)
+	}
+	// Only the files defining a name with several definitions matter.
+	defsIn := map[any][]*Materialization{}
+	for _, ms := range byName {
+		if len(ms) < 2 {
+			continue
+		}
+		for _, m := range ms {
+			k, ok := g.keyOf[m.Source.File]
+			if !ok {
+				k = m.Source.File // not a walked source (a dump row): its own catalog
+			}
+			defsIn[k] = append(defsIn[k], m)
+		}
+	}
+	if len(defsIn) == 0 {
+		return nil
+	}
+	out := map[string][]clash{}
+	for _, root := range g.roots() {
+		seen := map[any]bool{}
+		todo := append([]any{}, root...)
+		for _, k := range root {
+			seen[k] = true
+		}
+		found := map[string][]*Materialization{}
+		for len(todo) > 0 {
+			k := todo[len(todo)-1]
+			todo = todo[:len(todo)-1]
+			for _, m := range defsIn[k] {
+				found[m.Name] = append(found[m.Name], m)
+			}
+			for _, w := range g.out[k] {
+				if !seen[w] {
+					seen[w] = true
+					todo = append(todo, w)
+				}
+			}
+		}
+		names := make([]string, 0, len(found))
+		for n, ms := range found {
+			if len(ms) > 1 {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		rootName := g.name[root[0]]
+		for _, k := range root[1:] {
+			if n := g.name[k]; n < rootName {
+				rootName = n
+			}
+		}
+		for _, n := range names {
+			ms := found[n]
+			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Source.File < ms[j].Source.File })
+			out[n] = append(out[n], clash{root: rootName, defs: ms})
+		}
+	}
+	return out
+}
+
+// several records the names whose definitions (each in its own
+// catalog, after duplicates) are more than one.
+func (l *loader) several() {
+	mats := l.cat.Materializations
+	for i := 0; i < len(mats); {
+		j := i + 1
+		for j < len(mats) && mats[j].Name == mats[i].Name {
+			j++
+		}
+		if j > i+1 {
+			if l.cat.Several == nil {
+				l.cat.Several = map[string][]*Materialization{}
+			}
+			l.cat.Several[mats[i].Name] = mats[i:j:j]
+		}
+		i = j
+	}
+}
+
+// Definitions are the definitions of name read by this run: one, or
+// several when the name is defined in several catalogs.
+func (c *Catalog) Definitions(name string) []*Materialization {
+	if ds, ok := c.Several[name]; ok {
+		return ds
+	}
+	for _, m := range c.Materializations {
+		if m.Name == name {
+			return []*Materialization{m}
+		}
+	}
+	return nil
+}
+
+// Unreadable are the problems of the sources as every command counts
+// them (unreadable inputs): each problem once, except that a name
+// defined more than once within one catalog is one unreadable task,
+// counted at its first place (whose message names the others).
+func (c *Catalog) Unreadable() []*finding.Finding {
+	var out []*finding.Finding
+	seen := map[string]bool{}
+	for i := range c.Problems {
+		p := &c.Problems[i]
+		if c.Duplicated[p.Task] {
+			if seen[p.Task] {
+				continue
+			}
+			seen[p.Task] = true
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Names is how many names the materializations read have: a name
+// defined in several catalogs is one task of several definitions.
+func (c *Catalog) Names() int {
+	n := len(c.Materializations)
+	for _, ds := range c.Several {
+		n -= len(ds) - 1
+	}
+	return n
+}
