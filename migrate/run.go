@@ -54,8 +54,8 @@ type Summary struct {
 	Files    int            `json:"files"`   // of which files
 	Rows     int            `json:"rows"`    // of which dump rows
 	Written  int            `json:"written"`
-	Refused  int            `json:"refused"`  // files or rows that could not be edited safely
-	Failed   int            `json:"failed"`   // files that could not be written
+	Refused  int            `json:"refused"` // files or rows that could not be edited safely
+	Failed   int            `json:"failed"`  // files that could not be written
 	// Unreadable counts the unreadable inputs and rows as census does
 	// (catalog.Catalog.Unreadable).
 	Unreadable int `json:"unreadable"`

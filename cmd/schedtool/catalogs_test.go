@@ -37,9 +37,9 @@ func severalCatalogs(t *testing.T, stagingShards string) string {
 			[4]string{"acmeCo/c", "", ctSF, "{syncSchedule: {syncFrequency: 30m}}"}),
 		// A migrated copy of prod's acmeCo/b, left in the tree.
 		"old/prod.flow.yaml": "materializations:\n  acmeCo/b:\n" + ctV2 + "    syncSchedule:\n      baseInterval: 30m\n    endpoint:\n      connector:\n        image: " + ctSF + "\n        config: {syncSchedule: {syncFrequency: 0s}}\n    bindings: []\n",
-		"shared.yaml":       "syncSchedule:\n  syncFrequency: 30m\n",
-		"broken.flow.yaml":  "materializations: [\n",
-		".git/HEAD":         "ref: refs/heads/main\n",
+		"shared.yaml":        "syncSchedule:\n  syncFrequency: 30m\n",
+		"broken.flow.yaml":   "materializations: [\n",
+		".git/HEAD":          "ref: refs/heads/main\n",
 	})
 	return dir
 }

@@ -459,4 +459,3 @@ func TestRealCatalogsOutDir(t *testing.T) {
 		t.Errorf("%d tasks migrated in the real catalogs, want the 2 Snowflake tasks", migrated)
 	}
 }
-
