@@ -114,7 +114,7 @@ func (o *explainOptions) Run() error {
 	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
 	if cat.Duplicated[o.name] {
-		// One name, one task: neither definition is explained.
+		// A name twice in one catalog: no definition is explained.
 		for _, p := range cat.Problems {
 			if p.Task == o.name {
 				return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
