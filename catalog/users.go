@@ -162,7 +162,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		case r.Kind != "materialization":
 			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
 		case full.Duplicated[r.Name] || cat.Duplicated[r.Name]:
-			h.Why = "defined more than once under the root, so neither definition is migrated"
+			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
 		case known[key{r.Name, fileKey(r.File)}]:
 			continue // read by this run: migrate judges it
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
