@@ -90,7 +90,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	roots := map[any]bool{}
 	// A run over whole roots with no selector has read every source
 	// already: its own catalog is the whole one.
-	covered := opts.Select == nil
+	covered := opts.Select == nil && opts.Exclude == nil
 	dirs := map[any]bool{}
 	for _, in := range inputs {
 		if in.Dir != "" {
@@ -134,7 +134,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	full := cat
 	if !covered {
 		all := opts
-		all.Select, all.Stdin, all.Limits.Expanded = nil, nil, nil
+		all.Select, all.Stdin, all.Limits.Expanded, all.Exclude = nil, nil, nil, nil
 		full = Load(walked, all)
 	}
 	for _, r := range full.Refs {
@@ -165,6 +165,8 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
 		case known[key{r.Name, fileKey(r.File)}]:
 			continue // read by this run: migrate judges it
+		case opts.Exclude != nil && opts.Exclude(r.File):
+			h.Why = "excluded by the project file (exclude), and still a user of the file"
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
 			h.Why = "not selected by --name/--prefix/--image"
 		case underDirs(inputs, r.File):

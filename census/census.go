@@ -49,11 +49,25 @@ type Row struct {
 	Crash string `json:"crash,omitempty"`
 	File  string `json:"file"`
 	Line  int    `json:"line"`
+	// Exception is the project file's exception for the task's status:
+	// the task is remaining all the same (the removal gate never trusts
+	// an exception, docs/behaviour.md §13), listed apart.
+	Exception *Exception `json:"exception,omitempty"`
 	// Definitions are, for a name defined in several catalogs
 	// (docs/behaviour.md §2), every definition with its own status; the
 	// row is the one that most relies on connector-side pacing.
 	Definitions []Definition `json:"definitions,omitempty"`
 }
+
+// Exception is an agreed exception for a task's status.
+type Exception struct {
+	Reason  string `json:"reason"`
+	Owner   string `json:"owner"`
+	Expires string `json:"expires"`
+}
+
+// MaxExceptedListed bounds the excepted tasks a census lists apart.
+const MaxExceptedListed = 1000
 
 // Definition is one definition of a name defined in several catalogs.
 type Definition struct {
@@ -144,6 +158,10 @@ type Totals struct {
 	RemainingByImage                                 map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
+	// Excepted counts the remaining tasks whose status the project file
+	// excepts; ExceptedRows are the first MaxExceptedListed of them.
+	Excepted     int
+	ExceptedRows []Row
 }
 
 func newTotals() *Totals {
@@ -208,6 +226,23 @@ type Census struct {
 	// NoCache decides every dump row by reading it (for tests: the
 	// shape cache must not change a census).
 	NoCache bool
+	// Except, when set, is the project file's unexpired exception for a
+	// task's status, nil when none.
+	Except func(task, status string) *Exception
+}
+
+// except marks a remaining row whose status is excepted: still
+// remaining, counted and listed apart.
+func (c *Census) except(t *Totals, r *Row) {
+	if c.Except == nil || !r.Remaining() {
+		return
+	}
+	if r.Exception = c.Except(r.Task, r.Status); r.Exception != nil {
+		t.Excepted++
+		if len(t.ExceptedRows) < MaxExceptedListed {
+			t.ExceptedRows = append(t.ExceptedRows, *r)
+		}
+	}
 }
 
 // RowOf makes the census row of a materialization; ok is false when it is
@@ -275,11 +310,15 @@ func status(d plan.Decision) string {
 func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*Totals, error) {
 	t := newTotals()
 	emit := func(r *Row) {
+		c.except(t, r)
 		t.add(r)
 		w.Row(r)
 	}
 	bad := w.Unreadable
 	render, _ := w.(Renderer)
+	if c.Except != nil {
+		render = nil // each row is looked at for its exception
+	}
 	fail := func(f *finding.Finding) {
 		t.Unreadable++
 		if t.Unreadable <= MaxUnreadableListed {
@@ -346,6 +385,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			case o.rendered != nil:
 				render.RowBytes(o.rendered)
 			case o.row != nil:
+				c.except(t, o.row)
 				w.Row(o.row)
 			}
 		})

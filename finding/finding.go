@@ -127,6 +127,9 @@ type Finding struct {
 type Summary struct {
 	Errors, Warnings, Infos int
 	Tasks, Files            int
+	// Excepted counts the findings the project file excepts (not in
+	// Errors, Warnings or Infos: not counted against --fail-on).
+	Excepted int
 	// Definitions counts every definition read (Tasks counts names: a
 	// name defined in several catalogs is one task).
 	Definitions int

@@ -26,7 +26,7 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Renderer, emit func(*finding.Finding, []byte)) (finding.Summary, error) {
 	var sum finding.Summary
 	out := func(f *finding.Finding) {
-		sum.Add(f)
+		c.count(&sum, f)
 		emit(f, nil)
 	}
 	cat := catalog.Load(inputs, opts)
@@ -80,7 +80,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			}
 			start := 0
 			for i := range o.findings {
-				sum.Add(&o.findings[i])
+				c.count(&sum, &o.findings[i])
 				if o.marks != nil {
 					emit(&o.findings[i], o.rendered[start:o.marks[i].end])
 					start = o.marks[i].end
@@ -189,4 +189,14 @@ func (c *Checker) Collect(inputs []catalog.Input, opts catalog.Options) ([]findi
 	var fs []finding.Finding
 	sum, err := c.Run(inputs, opts, func(f *finding.Finding) { fs = append(fs, *f) })
 	return fs, sum, err
+}
+
+// count adds a finding to the summary, or to its excepted findings when
+// the project file excepts it (Except).
+func (c *Checker) count(sum *finding.Summary, f *finding.Finding) {
+	if c.Except != nil && c.Except(f) {
+		sum.Excepted++
+		return
+	}
+	sum.Add(f)
 }

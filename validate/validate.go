@@ -28,6 +28,11 @@ type Checker struct {
 	Crashes *connector.CrashFinder
 	// NoCache reads every dump row the slow way (the tests compare).
 	NoCache bool
+	// Except, when set, reports whether a finding is excepted (the
+	// project file's unexpired exceptions): it is written, but not
+	// counted against --fail-on. Findings rendered by the dump workers
+	// carry their severity alone: a caller with exceptions renders none.
+	Except func(*finding.Finding) bool
 }
 
 // Check returns the findings of one materialization, in no special order:

@@ -17,6 +17,7 @@ import (
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -170,6 +171,7 @@ func (o *migrateOptions) Complete(args []string) error {
 		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}, Crashes: crashes},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
+	o.migrator.Options = o.decisions(o.migrator.Planner.Options)
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
@@ -468,5 +470,38 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 	return func() {
 		signal.Stop(sigs)
 		close(done)
+	}
+}
+
+// decisions are the project file's migrate decisions over the flags'
+// options, per task: a flag given on the command line wins (nil when
+// the file decides nothing).
+func (o *migrateOptions) decisions(base plan.Options) func(name string) plan.Options {
+	if o.project == nil || o.project.Decisions == nil {
+		return nil
+	}
+	d := o.project.Decisions
+	given := func(name string) bool { return o.changed != nil && o.changed(name) }
+	if d.Absent != "" && !given("absent") {
+		base.Absent = d.Absent
+		o.absent = d.Absent
+	}
+	return func(name string) plan.Options {
+		opt := base
+		if !given("enable-runtime-v2") && project.MatchesAny(d.EnableRuntimeV2, name) {
+			opt.EnableRuntimeV2 = true
+		}
+		if !given("zero-file-sinks") && project.MatchesAny(d.ZeroFileSinks, name) {
+			opt.ZeroFileSinks = true
+		}
+		if !given("resolve") {
+			for _, r := range d.Resolve {
+				if project.Matches(r.Task, name) {
+					opt.Resolve = r.Resolve // the first entry that picks the task
+					break
+				}
+			}
+		}
+		return opt
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -48,6 +49,9 @@ type common struct {
 	selection   *catalog.Selection
 	cpuprofile  string
 	stopProfile func()
+	// config is --config; project the project file read (nil: none).
+	config  string
+	project *project.Config
 }
 
 func (c *common) stop() {
@@ -110,6 +114,9 @@ const streamMemoryLimit = 48 << 20
 // resolveInputs turns the PATHs into inputs, and sets the memory limit of a
 // run over streams only.
 func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
+	if len(paths) == 0 {
+		paths = c.projectPaths() // the project file's default PATHs
+	}
 	inputs, err := catalog.Resolve(paths, c.loadOptions())
 	if err != nil {
 		return nil, err
@@ -135,6 +142,9 @@ func (c *common) loadOptions() catalog.Options {
 	o.Select = c.selection
 	o.DBTimeout = c.dbTimeout
 	o.DBRows = &c.dbRows
+	if c.project != nil {
+		o.Exclude = c.project.Excluder()
+	}
 	return o
 }
 
@@ -244,6 +254,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	pf.StringVar(&c.color, "color", "auto", "colour severities and diff lines: auto (on a terminal, unless NO_COLOR is set), always or never")
 	// --version has no -v: operators read -v as verbose.
 	root.Flags().Bool("version", false, "print the version and exit")
+	pf.StringVar(&c.config, "config", "", "the project file (default: .schedtool.yaml, .yml or .json in the PATH's directory or one above it, up to the git work tree's top)")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
@@ -251,6 +262,9 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 			return err
 		}
 		if _, err := useColor(c.color, false); err != nil {
+			return err
+		}
+		if err := c.loadProject(cmd, args); err != nil {
 			return err
 		}
 		c.selection = catalog.NewSelection(c.selector)

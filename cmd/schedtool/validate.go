@@ -23,6 +23,7 @@ type validateOptions struct {
 	failSev finding.Severity
 	checker *validate.Checker
 	inputs  []catalog.Input
+	except  *exceptions
 }
 
 func newValidate(c *common) *cobra.Command {
@@ -72,6 +73,10 @@ func (o *validateOptions) Complete(args []string) error {
 		return err
 	}
 	o.checker = &validate.Checker{Registry: reg, Crashes: crashes}
+	when, _ := parseAt(o.at) // checked by crashFinder
+	if o.except = o.exceptions(when); o.except != nil {
+		o.checker.Except = o.except.finding
+	}
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
@@ -106,7 +111,7 @@ func (o *validateOptions) Run() error {
 	stop := o.readProgress("validate", &opts)
 	var sum finding.Summary
 	var err error
-	if r, ok := w.(report.Renderer); ok {
+	if r, ok := w.(report.Renderer); ok && o.except == nil {
 		// The dump's findings are rendered by the workers that check them.
 		sum, err = o.checker.RunRendered(o.inputs, opts, r, func(f *finding.Finding, b []byte) {
 			if b != nil {
@@ -124,6 +129,11 @@ func (o *validateOptions) Run() error {
 	}
 	if err := w.End(sum); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
+	}
+	if o.except != nil {
+		for _, n := range o.except.notes("rule") {
+			fmt.Fprintf(o.Err, "schedtool: %s\n", report.Escape(n))
+		}
 	}
 	if err := o.selected(); err != nil {
 		return err
