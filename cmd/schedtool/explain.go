@@ -14,6 +14,7 @@ import (
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -64,6 +65,9 @@ func explainArgs(cmd *cobra.Command, args []string) error {
 	case 0:
 		return &usageError{fmt.Sprintf("explain needs a materialization NAME and a catalog PATH: %s NAME PATH... (see '%s --help')", cmd.CommandPath(), cmd.CommandPath())}
 	case 1:
+		if f := cmd.Flag("config"); f != nil && f.Changed || project.Find(".") != "" {
+			return nil // the project file's PATHs, if it has some (Complete)
+		}
 		return &usageError{fmt.Sprintf("explain %s: give a catalog PATH (a source, a directory or a live_specs dump) to find it in: %s NAME PATH... (see '%s --help')", args[0], cmd.CommandPath(), cmd.CommandPath())}
 	}
 	return nil
@@ -73,6 +77,12 @@ func explainArgs(cmd *cobra.Command, args []string) error {
 // name: the registry and the inputs.
 func (o *explainOptions) Complete(args []string) error {
 	o.name, o.paths = args[0], args[1:]
+	if len(o.paths) == 0 && len(o.projectPaths()) == 0 {
+		return &usageError{fmt.Sprintf("explain %s: give a catalog PATH (a source, a directory or a live_specs dump) to find it in, or paths in the project file", o.name)}
+	}
+	if len(o.paths) == 0 {
+		o.paths = o.projectPaths()
+	}
 	reg, err := o.registry()
 	if err != nil {
 		return err

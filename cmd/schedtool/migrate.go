@@ -168,7 +168,7 @@ func (o *migrateOptions) Complete(args []string) error {
 		return err
 	}
 	o.migrator = &migrate.Migrator{
-		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}, Crashes: crashes},
+		Planner:  &plan.Planner{Registry: reg, Options: o.planOptions(), Crashes: crashes},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
 	o.migrator.Options = o.decisions(o.migrator.Planner.Options)
@@ -504,4 +504,9 @@ func (o *migrateOptions) decisions(base plan.Options) func(name string) plan.Opt
 		}
 		return opt
 	}
+}
+
+// planOptions are the planner's options from the flags.
+func (o *migrateOptions) planOptions() plan.Options {
+	return plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}
 }
