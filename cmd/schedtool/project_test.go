@@ -177,3 +177,24 @@ func TestProjectFile(t *testing.T) {
 	}
 	_ = os.Remove
 }
+
+// validate -o more than once: each format to its file, one run.
+func TestValidateOutputs(t *testing.T) {
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	r := schedtoolIn(t, dir, "validate", "-o", "github", "-o", "sarif=out.sarif", "-o", "json=out.json", ".")
+	sarif := string(mustRead(t, filepath.Join(dir, "out.sarif")))
+	js := string(mustRead(t, filepath.Join(dir, "out.json")))
+	if r.code != 2 || !strings.Contains(r.stdout, "::error file=acmeCo/lake/flow.yaml,line=43,col=11,title=invalid-connector-schedule::") ||
+		!strings.Contains(sarif, `"partialFingerprints"`) || !strings.Contains(js, `"rule":"invalid-connector-schedule"`) {
+		t.Errorf("validate -o github -o sarif=F -o json=F: exit %d\n%s\n%.300s\n%.300s", r.code, r.stdout, sarif, js)
+	}
+	if r = schedtoolIn(t, dir, "validate", "-o", "github", "-o", "json", "."); r.code != 1 || !strings.Contains(r.stderr, "-o github and -o json both write to standard output") {
+		t.Errorf("two outputs to standard output: exit %d\n%s", r.code, r.stderr)
+	}
+	// A run that cannot do its job still writes the SARIF file.
+	os.Remove(filepath.Join(dir, "out.sarif"))
+	r = schedtoolIn(t, dir, "validate", "-o", "github", "-o", "sarif=out.sarif", "no-such-dir")
+	if b, err := os.ReadFile(filepath.Join(dir, "out.sarif")); r.code != 1 || err != nil || !strings.Contains(string(b), `"executionSuccessful": false`) {
+		t.Errorf("a failed run's SARIF file: exit %d %v\n%s\n%s", r.code, err, b, r.stderr)
+	}
+}

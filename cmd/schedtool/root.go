@@ -199,6 +199,9 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 	if f == nil {
 		return
 	}
+	if ov, ok := f.Value.(*outputsValue); ok {
+		ov.failure(stderr, msg) // the outputs to files get theirs
+	}
 	if _, err := report.Failure(out, f.Value.String(), toolVersion(), msg); err != nil {
 		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
 	}
