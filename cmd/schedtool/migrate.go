@@ -235,6 +235,7 @@ func (o *migrateOptions) chooseMode() error {
 			}
 		}
 		o.run.Mode = migrate.Write
+		o.noteNoGit()
 	case o.out != "" && dumps > 0 && trees > 0:
 		return &usageError{"--out is a directory for catalog trees and a file for dumps: migrate them in separate runs"}
 	case o.out != "" && dumps > 0 && rowsFile(o.out):
@@ -509,4 +510,28 @@ func (o *migrateOptions) decisions(base plan.Options) func(name string) plan.Opt
 // planOptions are the planner's options from the flags.
 func (o *migrateOptions) planOptions() plan.Options {
 	return plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}
+}
+
+// noteNoGit says once, for --write, when a PATH is outside every git work
+// tree: the files are replaced in place, and nothing (no commit, no
+// diff) keeps their old bytes.
+func (o *migrateOptions) noteNoGit() {
+	if o.quiet {
+		return
+	}
+	var outside []string
+	for _, in := range o.inputs {
+		dir := in.Dir
+		if dir == "" {
+			dir = filepath.Dir(in.Arg)
+		}
+		if in.Arg != "-" && !catalog.InGitWorkTree(dir) {
+			outside = append(outside, in.Arg)
+		}
+	}
+	if len(outside) == 0 {
+		return
+	}
+	fmt.Fprintf(o.Err, "schedtool: --write: %s %s not in a git work tree: nothing records the old bytes of the files it changes (commit the catalog to git first, or write a copy with --out DIR)\n",
+		report.Escape(strings.Join(outside, ", ")), report.Plural(len(outside), "is", "are"))
 }

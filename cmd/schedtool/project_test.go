@@ -198,3 +198,32 @@ func TestValidateOutputs(t *testing.T) {
 		t.Errorf("a failed run's SARIF file: exit %d %v\n%s\n%s", r.code, err, b, r.stderr)
 	}
 }
+
+// CI niceties: an unknown flag suggests the closest, a short --image its
+// full name, and --write outside a git work tree says once that nothing
+// keeps the old bytes.
+func TestSuggestionsAndWriteOutsideGit(t *testing.T) {
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"migrate", "--enable-runtime-V2", "."}, "unknown flag: --enable-runtime-V2; did you mean --enable-runtime-v2?"},
+		{[]string{"validate", "--fail-in", "error", "."}, "unknown flag: --fail-in; did you mean --fail-on?"},
+		{[]string{"census", "--image", "materialize-snowflake", "."}, "--image materialize-snowflake (images are named in full: --image ghcr.io/estuary/materialize-snowflake) selects no materialization"},
+	} {
+		r := schedtoolIn(t, dir, tc.args...)
+		if r.code != 1 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d\n%s", tc.args, r.code, r.stderr)
+		}
+	}
+	r := schedtoolIn(t, dir, "migrate", "--write", ".")
+	if n := strings.Count(r.stderr, "not in a git work tree: nothing records the old bytes"); n != 1 {
+		t.Errorf("migrate --write outside git: said %d times\n%s", n, r.stderr)
+	}
+	writeTree(t, dir, map[string]string{".git/HEAD": "x\n"})
+	r = schedtoolIn(t, dir, "migrate", "--write", ".")
+	if strings.Contains(r.stderr, "not in a git work tree") {
+		t.Errorf("migrate --write inside git:\n%s", r.stderr)
+	}
+}

@@ -10,12 +10,15 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -240,7 +243,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &usageError{fmt.Sprintf("%v (see '%s --help')", err, cmd.CommandPath())}
+		return &usageError{fmt.Sprintf("%v%s (see '%s --help')", err, closestFlag(cmd, err), cmd.CommandPath())}
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&c.connectors, "connectors", "", "a registry file (JSON) that extends or overrides the builtin table of scheduling images")
@@ -402,4 +405,29 @@ func (s *spool) close() {
 		s.file.Close()
 		s.file = nil
 	}
+}
+
+// closestFlag is, for an unknown flag, the flags nearest its spelling
+// ("; did you mean --enable-runtime-v2?"), "" for another error.
+func closestFlag(cmd *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	near := suggest.Closest(name, names, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	return "; did you mean --" + strings.Join(near, " or --") + "?"
 }
