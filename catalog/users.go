@@ -253,6 +253,7 @@ func Unescape(b []byte) []byte {
 // a config by an alias holds it back too.
 func userSources(root string, ids map[FileID]string, read map[any]bool, opts Options) (srcs []string, extra bool, aliases map[FileID][]string, err error) {
 	aliases = map[FileID][]string{}
+	var maybe []string // files not named as sources: their content says
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -273,15 +274,24 @@ func userSources(root string, ids map[FileID]string, read map[any]bool, opts Opt
 		// Any file may be published as a source (flowctl --source
 		// b/catalog): its content says, whatever its name; but not a
 		// temp file a killed run left (a copy of a source being written).
-		if IsTemp(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
+		// Those not named as sources are judged after the walk, in
+		// parallel (sniff.go).
+		if IsTemp(d.Name()) {
+			return nil
+		}
+		if !IsSourceName(d.Name()) {
+			maybe = append(maybe, p)
 			return nil
 		}
 		srcs = append(srcs, filepath.Clean(p))
+		return nil
+	})
+	srcs = append(srcs, judgeSources(maybe, opts)...)
+	for _, p := range srcs {
 		if !read[fileKey(p)] {
 			extra = true
 		}
-		return nil
-	})
+	}
 	sort.Strings(srcs)
 	return srcs, extra, aliases, err
 }
@@ -303,6 +313,12 @@ func underDirs(inputs []Input, file string) bool {
 // key only a catalog source has. One that cannot be read or parsed is
 // not taken for one.
 func looksLikeSource(p string, opts Options) bool {
+	if fileSize(p) > sniffWhole {
+		// Large: streamed in bounded memory, never parsed (sniff.go). A
+		// source over --max-file-size is then one that cannot be read,
+		// which holds every file back.
+		return sniffSource(p)
+	}
 	src, err := ReadRegular(p, opts.MaxFileSize, "--max-file-size")
 	if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 		// Too large to read whole: a catalog key near its start makes
