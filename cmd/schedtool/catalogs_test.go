@@ -227,3 +227,35 @@ func TestCountsAgreeRealCatalogs(t *testing.T) {
 		agree(t, filepath.Join("real-catalogs", sub), allCounts(t, real, sub))
 	}
 }
+
+// --limit counts names: the definitions of a name in several catalogs
+// go in one wave, and count once.
+func TestLimitCountsNames(t *testing.T) {
+	dir := t.TempDir()
+	task := func(name string) [4]string {
+		return [4]string{name, ctV2, ctSF, "{syncSchedule: {syncFrequency: 30m}}"}
+	}
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":         "x\n",
+		"prod.flow.yaml":    ctSource(task("acmeCo/a"), task("acmeCo/b"), task("acmeCo/c")),
+		"staging.flow.yaml": ctSource(task("acmeCo/a"), task("acmeCo/b")),
+	})
+	r := schedtoolIn(t, dir, "migrate", "-o", "json", "--limit", "2", ".")
+	var doc struct {
+		Tasks []struct{ Task, File, Action string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err, r.stdout, r.stderr)
+	}
+	got := map[string]string{}
+	for _, x := range doc.Tasks {
+		got[x.Task+" "+x.File] = x.Action
+	}
+	want := map[string]string{"acmeCo/a prod.flow.yaml": "migrate", "acmeCo/a staging.flow.yaml": "migrate",
+		"acmeCo/b prod.flow.yaml": "migrate", "acmeCo/b staging.flow.yaml": "migrate", "acmeCo/c prod.flow.yaml": "defer"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("--limit 2: %s is %q, want %q\n%s", k, got[k], v, r.stderr)
+		}
+	}
+}
