@@ -127,6 +127,10 @@ type Finding struct {
 type Summary struct {
 	Errors, Warnings, Infos int
 	Tasks, Files            int
+	// Unreadable counts the unreadable inputs, as census and migrate
+	// count them (catalog.Catalog.Unreadable, and each row that cannot be
+	// read).
+	Unreadable int
 	// Excepted counts the findings the project file excepts (not in
 	// Errors, Warnings or Infos: not counted against --fail-on).
 	Excepted int

@@ -41,6 +41,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	for i := range fs {
 		out(&fs[i])
 	}
+	sum.Unreadable += len(cat.Unreadable())
 	sum.Tasks += cat.Names()
 	sum.Definitions += len(cat.Materializations)
 	files := map[string]bool{}
@@ -92,6 +93,9 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 				sum.Tasks++
 				sum.Definitions++
 			}
+			if o.bad {
+				sum.Unreadable++
+			}
 			if o.paced != "" {
 				sum.AddPaced(o.paced)
 			}
@@ -104,6 +108,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 type rowOut struct {
 	findings []finding.Finding // nil when rendered from a template
 	task     bool
+	bad      bool   // the row cannot be read: an unreadable input
 	paced    string // the task's name, when it is a V1 task paced by its connector
 	rendered []byte // the findings rendered one after the other
 	marks    []mark // where each ends in rendered, and its severity
@@ -167,6 +172,7 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 	rr := w.Read(line, row)
 	if rr.Problem != nil {
 		o.findings = append(o.findings, *rr.Problem)
+		o.bad = true
 	}
 	if rr.Mat != nil {
 		o.task = true

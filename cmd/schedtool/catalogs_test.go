@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,18 +51,18 @@ type counts struct {
 
 // allCounts runs validate, census and migrate on one tree, -o json, and
 // returns what each counts.
-func allCounts(t *testing.T, dir string, path string) map[string]counts {
+func allCounts(t *testing.T, dir string, paths ...string) map[string]counts {
 	t.Helper()
 	out := map[string]counts{}
-	r := schedtoolIn(t, dir, "validate", "-o", "json", path)
+	r := schedtoolIn(t, dir, append([]string{"validate", "-o", "json"}, paths...)...)
 	var v struct {
-		Summary struct{ Materializations, Definitions int }
+		Summary struct{ Materializations, Definitions, Unreadable int }
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
 		t.Fatalf("validate -o json: %v\n%s%s", err, r.stdout, r.stderr)
 	}
-	out["validate"] = counts{Tasks: v.Summary.Materializations, Definitions: v.Summary.Definitions, Unreadable: -1, FileSinks: -1}
-	r = schedtoolIn(t, dir, "census", "-o", "json", path)
+	out["validate"] = counts{Tasks: v.Summary.Materializations, Definitions: v.Summary.Definitions, Unreadable: v.Summary.Unreadable, FileSinks: -1}
+	r = schedtoolIn(t, dir, append([]string{"census", "-o", "json"}, paths...)...)
 	var c struct {
 		Tasks   []struct{ Definitions []json.RawMessage }
 		Summary struct {
@@ -74,7 +75,7 @@ func allCounts(t *testing.T, dir string, path string) map[string]counts {
 	// census counts the tasks on scheduling images only: compared
 	// with the others where every task is on one (TestSeveralCatalogs).
 	out["census"] = counts{Tasks: -1, Definitions: -1, Unreadable: c.Summary.Unreadable, FileSinks: c.Summary.ReadyNeedsZeroFileSinks}
-	r = schedtoolIn(t, dir, "migrate", "-o", "json", path)
+	r = schedtoolIn(t, dir, append([]string{"migrate", "-o", "json"}, paths...)...)
 	var m struct {
 		Summary struct {
 			Tasks, Definitions, Unreadable, FileSinks int
@@ -169,9 +170,18 @@ func TestSeveralCatalogs(t *testing.T) {
 	if !strings.Contains(r.stdout, `"tasks":4,"unreadable":1}`) {
 		t.Errorf("census counts not 4 tasks and 1 unreadable input:\n%s", r.stdout)
 	}
-	if cs := allCounts(t, dir, "."); cs["census"] != (counts{-1, -1, 1, 1}) || cs["migrate"] != (counts{4, 6, 1, 1}) || cs["validate"] != (counts{4, 6, -1, -1}) {
+	if cs := allCounts(t, dir, "."); cs["census"] != (counts{-1, -1, 1, 1}) || cs["migrate"] != (counts{4, 6, 1, 1}) || cs["validate"] != (counts{4, 6, 1, -1}) {
 		t.Errorf("counts: %+v", cs)
 	}
+
+	// With a dump beside: its rows count alike, its bad row too.
+	writeTree(t, dir, map[string]string{"live.ndjson": `{"catalog_name":"acmeCo/d","spec_type":"materialization","last_pub_id":"1234ff4b568003a5","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"30m"}}}},"bindings":[]}}` + "\n" + `{"catalog_name":"acmeCo/e","spec_type":` + "\n"})
+	cs := allCounts(t, dir, ".", "live.ndjson")
+	agree(t, "several catalogs and a dump", cs)
+	if cs["migrate"] != (counts{5, 7, 2, 1}) {
+		t.Errorf("counts with a dump: %+v", cs)
+	}
+	os.Remove(filepath.Join(dir, "live.ndjson"))
 
 	// explain: every definition, and only the task's problems.
 	r = schedtoolIn(t, dir, "explain", "acmeCo/a", ".")
