@@ -3,134 +3,40 @@ package catalog
 import (
 	"sort"
 
+	"github.com/estuary/schedtool/catalog/catalogs"
 	"github.com/estuary/schedtool/finding"
 )
 
-// A catalog is what Flow builds at once (docs/behaviour.md §2): a source
-// that no other source under the root imports, or an import cycle that
-// nothing outside it imports, with everything it imports. A directory
-// may hold several (the connectors' test catalogs define one task in
-// apply.flow.yaml, materialize.flow.yaml and migrate.flow.yaml; a team
-// keeps prod.flow.yaml beside staging.flow.yaml). A name defined twice
+// A catalog is what Flow builds at once (docs/behaviour.md §2; the graph
+// and its roots are in catalog/catalogs): a source that no other source
+// under the root imports, or an import cycle that nothing outside it
+// imports, with everything it imports. A directory may hold several (the
+// connectors' test catalogs define one task in apply.flow.yaml,
+// materialize.flow.yaml and migrate.flow.yaml; a team keeps
+// prod.flow.yaml beside staging.flow.yaml). A name defined twice
 // within one catalog is Flow's error; a name defined in several catalogs
 // is one task with several definitions, each read as itself.
 
-// importGraph is which source imports which, by file identity (fileKey),
-// with the name each source's document is known by.
+// importGraph is the imports the loader follows (catalog/catalogs), with
+// the key of each source's document name.
 type importGraph struct {
+	*catalogs.Graph
 	keyOf map[string]any // document file name to its key
-	name  map[any]string // key to document file name
-	out   map[any][]any  // importer to imported
-	keys  []any          // in the order first seen
 }
 
 func newImportGraph() importGraph {
-	return importGraph{keyOf: map[string]any{}, name: map[any]string{}, out: map[any][]any{}}
-}
-
-func (g *importGraph) add(k any) {
-	if _, ok := g.name[k]; !ok {
-		g.name[k] = ""
-		g.keys = append(g.keys, k)
-	}
+	return importGraph{Graph: catalogs.New(), keyOf: map[string]any{}}
 }
 
 // node records a source read from path, whose document is named file.
 func (g *importGraph) node(path, file string) {
 	k := fileKey(path)
-	g.add(k)
-	g.name[k] = file
+	g.Node(k, file)
 	g.keyOf[file] = k
 }
 
 // edge records that the source at from imports the one at to.
-func (g *importGraph) edge(from, to string) {
-	a, b := fileKey(from), fileKey(to)
-	g.add(a)
-	g.add(b)
-	g.out[a] = append(g.out[a], b)
-}
-
-// roots are the catalogs' roots: each strongly connected component of
-// the import graph that no source outside it imports, as the sources of
-// the component (in the order they were first seen).
-func (g *importGraph) roots() [][]any {
-	// Tarjan's algorithm, iterative (an import chain may be long).
-	index := map[any]int{}
-	low := map[any]int{}
-	onStack := map[any]bool{}
-	comp := map[any]int{}
-	var stack []any
-	var comps [][]any
-	next := 0
-	type frame struct {
-		k any
-		i int
-	}
-	for _, start := range g.keys {
-		if _, seen := index[start]; seen {
-			continue
-		}
-		call := []frame{{k: start}}
-		index[start], low[start] = next, next
-		next++
-		stack = append(stack, start)
-		onStack[start] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.i < len(g.out[f.k]) {
-				w := g.out[f.k][f.i]
-				f.i++
-				if _, seen := index[w]; !seen {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{k: w})
-				} else if onStack[w] && index[w] < low[f.k] {
-					low[f.k] = index[w]
-				}
-				continue
-			}
-			v := f.k
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				if p := call[len(call)-1].k; low[v] < low[p] {
-					low[p] = low[v]
-				}
-			}
-			if low[v] == index[v] {
-				var c []any
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp[w] = len(comps)
-					c = append(c, w)
-					if w == v {
-						break
-					}
-				}
-				comps = append(comps, c)
-			}
-		}
-	}
-	imported := make([]bool, len(comps))
-	for a, outs := range g.out {
-		for _, b := range outs {
-			if comp[a] != comp[b] {
-				imported[comp[b]] = true
-			}
-		}
-	}
-	var roots [][]any
-	for i, c := range comps {
-		if !imported[i] {
-			roots = append(roots, c)
-		}
-	}
-	return roots
-}
+func (g *importGraph) edge(from, to string) { g.Edge(fileKey(from), fileKey(to)) }
 
 // clash is a name defined more than once within one catalog.
 type clash struct {
@@ -163,26 +69,13 @@ func (g *importGraph) clashes(mats []*Materialization) map[string][]clash {
 		return nil
 	}
 	out := map[string][]clash{}
-	for _, root := range g.roots() {
-		seen := map[any]bool{}
-		todo := append([]any{}, root...)
-		for _, k := range root {
-			seen[k] = true
-		}
+	for _, root := range g.Roots() {
 		found := map[string][]*Materialization{}
-		for len(todo) > 0 {
-			k := todo[len(todo)-1]
-			todo = todo[:len(todo)-1]
+		g.Reach(root, func(k any) {
 			for _, m := range defsIn[k] {
 				found[m.Name] = append(found[m.Name], m)
 			}
-			for _, w := range g.out[k] {
-				if !seen[w] {
-					seen[w] = true
-					todo = append(todo, w)
-				}
-			}
-		}
+		})
 		names := make([]string, 0, len(found))
 		for n, ms := range found {
 			if len(ms) > 1 {
@@ -190,12 +83,7 @@ func (g *importGraph) clashes(mats []*Materialization) map[string][]clash {
 			}
 		}
 		sort.Strings(names)
-		rootName := g.name[root[0]]
-		for _, k := range root[1:] {
-			if n := g.name[k]; n < rootName {
-				rootName = n
-			}
-		}
+		rootName := g.RootName(root)
 		for _, n := range names {
 			ms := found[n]
 			sort.SliceStable(ms, func(i, j int) bool { return ms[i].Source.File < ms[j].Source.File })
