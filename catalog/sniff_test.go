@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/estuary/schedtool/catalog/sniff"
 	"github.com/estuary/schedtool/catalog/tree"
 )
 
@@ -58,8 +59,8 @@ var sniffCases = []struct {
 
 func TestSniff(t *testing.T) {
 	for _, tc := range sniffCases {
-		for _, size := range []int{1, 2, 3, 7, 64, sniffBuffer} {
-			if got := sniff(strings.NewReader(tc.doc), size); got != tc.want {
+		for _, size := range []int{1, 2, 3, 7, 64, sniff.Buffer} {
+			if got := sniff.SourceBuffer(strings.NewReader(tc.doc), userSourceKeys, size); got != tc.want {
 				t.Errorf("sniff(%q) with a %d-byte buffer = %v, want %v", tc.doc, size, got, tc.want)
 			}
 		}
@@ -102,7 +103,7 @@ func TestSniffAgreesWithParser(t *testing.T) {
 		}
 		want := exactSource(t, doc)
 		for _, size := range []int{1, 5, 4096} {
-			if got := sniff(strings.NewReader(doc), size); got != want {
+			if got := sniff.SourceBuffer(strings.NewReader(doc), userSourceKeys, size); got != want {
 				t.Fatalf("sniff(%s) with a %d-byte buffer = %v, the parser says %v", doc, size, got, want)
 			}
 		}
@@ -133,7 +134,7 @@ func TestSniffLargeFileBoundedMemory(t *testing.T) {
 		t.Error("unrelated JSON taken for a source")
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
-		t.Errorf("judging a 16 MiB file allocated %d bytes, want about one buffer (%d)", alloc, sniffBuffer)
+		t.Errorf("judging a 16 MiB file allocated %d bytes, want about one buffer (%d)", alloc, sniff.Buffer)
 	}
 	// The same file with a top-level key of ours is a source.
 	os.WriteFile(p, append([]byte(`{"import": [], `), b.Bytes()[1:]...), 0o644)
@@ -142,28 +143,15 @@ func TestSniffLargeFileBoundedMemory(t *testing.T) {
 	}
 }
 
-func FuzzSniff(f *testing.F) {
+func FuzzSniffSource(f *testing.F) {
 	for _, tc := range sniffCases {
 		f.Add(tc.doc, 3)
 	}
 	f.Fuzz(func(t *testing.T, doc string, size int) {
 		size = 1 + (size&0xffff)%4096
-		got := sniff(strings.NewReader(doc), size)
-		if got != sniff(strings.NewReader(doc), sniffBuffer) {
+		got := sniff.SourceBuffer(strings.NewReader(doc), userSourceKeys, size)
+		if got != sniff.SourceBuffer(strings.NewReader(doc), userSourceKeys, sniff.Buffer) {
 			t.Errorf("the answer depends on the buffer size (%d)", size)
 		}
 	})
-}
-
-func BenchmarkSniff(b *testing.B) {
-	var buf bytes.Buffer
-	buf.WriteString(`{"rows": [`)
-	for buf.Len() < 32<<20 {
-		buf.WriteString(`{"id": 12345, "collections": {"materializations": [1, 2, 3], "import": "a \"quoted\" {value}"}, "note": "lorem ipsum dolor sit amet"},`)
-	}
-	buf.WriteString(`{}]}`)
-	b.SetBytes(int64(buf.Len()))
-	for b.Loop() {
-		sniff(bytes.NewReader(buf.Bytes()), sniffBuffer)
-	}
 }
