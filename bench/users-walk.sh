@@ -4,14 +4,19 @@
 # files of 30 MB beside a catalog whose config file migrate must change.
 # migrate reads every file under the root to find the file's users; each
 # large file is judged by a stream in bounded memory (catalog/sniff.go).
-# Compared with `cat` of the same files.
+# Compared with `cat` of the same files. KIND=plain: rows that mention no
+# catalog key (most data); the default, KIND=mentions, rows that mention
+# them all (only the files' structure says they are no source).
 #
 #   bench/users-walk.sh                    # this build
 #   BEFORE=old/schedtool bench/users-walk.sh   # also another build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
-root="$out/users-root"
+kind=${KIND:-mentions}
+root="$out/users-root-$kind"
+row='{"id": 12345, "collections": {"materializations": [1, 2, 3], "import": "a \"quoted\" {value}"}, "note": "lorem ipsum dolor sit amet"},'
+[ "$kind" = plain ] && row='{"id": 12345, "kind": {"events": [1, 2, 3], "source": "a \"quoted\" {value}"}, "note": "lorem ipsum dolor sit amet"},'
 mkdir -p "$out"
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 1; }
 go build -o "$out/schedtool" ./cmd/schedtool
@@ -22,7 +27,7 @@ if [ ! -f "$root/data/15.json" ]; then
   # only its structure says it is no source).
   for i in $(seq 0 15); do
     { printf '{"rows": ['
-      (yes '{"id": 12345, "collections": {"materializations": [1, 2, 3], "import": "a \"quoted\" {value}"}, "note": "lorem ipsum dolor sit amet"},' || true) | head -c 30000000
+      (yes "$row" || true) | head -c 30000000
       printf '{}]}\n'
     } > "$root/data/$i.json"
   done

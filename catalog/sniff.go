@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +32,14 @@ func sniffSource(p string) bool {
 		return false
 	}
 	defer f.Close()
+	// Most large files under a root mention no catalog key: a substring
+	// search says so at the speed of reading; the others are scanned.
+	if !sniff.Mentions(f, userSourceKeys) {
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return true // cannot look again: taken for one (the loader knows)
+	}
 	return sniff.Source(f, userSourceKeys)
 }
 

@@ -27,6 +27,32 @@ const minBuffer = 8
 // YAML block document, its keys at column 0. A list is never one.
 func Source(r io.Reader, keys []string) bool { return SourceBuffer(r, keys, Buffer) }
 
+// Mentions reports whether the bytes r holds contain one of keys
+// anywhere: a document that mentions none cannot have one at its top
+// level. It runs at the speed of a substring search (a keys' spelling
+// with an escape is, as for Source, not seen).
+func Mentions(r io.Reader, keys []string) bool {
+	long := 0
+	for _, k := range keys {
+		long = max(long, len(k))
+	}
+	buf := make([]byte, Buffer+long)
+	kept := 0 // the end of the last read, kept for a key cut by a read
+	for {
+		n, err := io.ReadFull(r, buf[kept:])
+		data := buf[:kept+n]
+		for _, k := range keys {
+			if bytes.Contains(data, []byte(k)) {
+				return true
+			}
+		}
+		if err != nil {
+			return false // the end (or a read that failed: nothing more)
+		}
+		kept = copy(buf, data[len(data)-min(len(data), long-1):])
+	}
+}
+
 // SourceBuffer is Source through a buffer of size bytes.
 func SourceBuffer(r io.Reader, keys []string, size int) bool {
 	s := &sniffer{keys: keys, r: r, buf: make([]byte, max(size, minBuffer))}

@@ -59,3 +59,22 @@ func BenchmarkSource(b *testing.B) {
 		Source(bytes.NewReader(buf.Bytes()), keys)
 	}
 }
+
+// Mentions finds a key wherever the reads cut it.
+func TestMentions(t *testing.T) {
+	pad := strings.Repeat("x", Buffer-5)
+	for _, tc := range []struct {
+		doc  string
+		want bool
+	}{
+		{pad + "materializations", true},
+		{pad + "materializationz", false},
+		{strings.Repeat(pad, 3) + "import", true},
+		{"", false},
+		{"captures", true},
+	} {
+		if got := Mentions(strings.NewReader(tc.doc), keys); got != tc.want {
+			t.Errorf("Mentions(...%q) = %v, want %v", tc.doc[max(0, len(tc.doc)-20):], got, tc.want)
+		}
+	}
+}
