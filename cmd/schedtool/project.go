@@ -22,7 +22,7 @@ import (
 // What the file says fills in the flags the command line did not give.
 func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 	switch cmd.Name() {
-	case "schema", "completion", "help", "__complete":
+	case "schema", "completion", "help", "__complete", "apply", "show": // a saved plan holds its choices
 		return nil
 	}
 	path := c.config
