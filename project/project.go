@@ -72,6 +72,8 @@ type Exception struct {
 	Owner   string `json:"owner" jsonschema:"minLength=1"`
 	Expires string `json:"expires" jsonschema:"format=date,pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$" jsonschema_description:"The last day (YYYY-MM-DD, UTC) the exception holds."`
 	Pos     Pos    `json:"-"`
+	// RulePos and StatusPos are where the rule or the status is written.
+	RulePos, StatusPos Pos `json:"-"`
 	// Until is Expires as the end of that day, UTC.
 	Until time.Time `json:"-"`
 }
@@ -338,9 +340,15 @@ func (d *decoder) exceptions(n *yaml.Node, dst *[]Exception) error {
 		e := Exception{Pos: d.pos(it)}
 		var expNode *yaml.Node
 		if err := d.object(it, "an exception", map[string]func(*yaml.Node) error{
-			"task":   func(x *yaml.Node) error { return d.str(x, "task", &e.Task, false) },
-			"rule":   func(x *yaml.Node) error { return d.str(x, "rule", &e.Rule, false) },
-			"status": func(x *yaml.Node) error { return d.str(x, "status", &e.Status, false) },
+			"task": func(x *yaml.Node) error { return d.str(x, "task", &e.Task, false) },
+			"rule": func(x *yaml.Node) error {
+				e.RulePos = d.pos(x)
+				return d.str(x, "rule", &e.Rule, false)
+			},
+			"status": func(x *yaml.Node) error {
+				e.StatusPos = d.pos(x)
+				return d.str(x, "status", &e.Status, false)
+			},
 			"reason": func(x *yaml.Node) error { return d.str(x, "reason", &e.Reason, false) },
 			"owner":  func(x *yaml.Node) error { return d.str(x, "owner", &e.Owner, false) },
 			"expires": func(x *yaml.Node) error {
@@ -382,10 +390,10 @@ func (d *decoder) exceptions(n *yaml.Node, dst *[]Exception) error {
 func (c *Config) CheckNames(rules, statuses []string) error {
 	for _, e := range c.Exceptions {
 		if e.Rule != "" && !contains(rules, e.Rule) {
-			return &Error{e.Pos, fmt.Sprintf("exception: unknown rule %q (rules: %s)", e.Rule, strings.Join(rules, ", "))}
+			return &Error{e.RulePos, fmt.Sprintf("exception: unknown rule %q (rules: %s)", e.Rule, strings.Join(rules, ", "))}
 		}
 		if e.Status != "" && !contains(statuses, e.Status) {
-			return &Error{e.Pos, fmt.Sprintf("exception: unknown status %q (statuses: %s)", e.Status, strings.Join(statuses, ", "))}
+			return &Error{e.StatusPos, fmt.Sprintf("exception: unknown status %q (statuses: %s)", e.Status, strings.Join(statuses, ", "))}
 		}
 	}
 	return nil

@@ -109,7 +109,7 @@ func TestProjectFile(t *testing.T) {
 		t.Errorf("a misspelled key: exit %d\n%s", r.code, r.stderr)
 	}
 	dir = tree(t, "exceptions: [{task: a/, rule: no-such-rule, reason: r, owner: o, expires: 2099-01-01}]\n")
-	if r = schedtoolIn(t, dir, "census", "."); r.code != 1 || !strings.Contains(r.stderr, `.schedtool.yaml:1:14: exception: unknown rule "no-such-rule"`) {
+	if r = schedtoolIn(t, dir, "census", "."); r.code != 1 || !strings.Contains(r.stderr, `.schedtool.yaml:1:31: exception: unknown rule "no-such-rule"`) {
 		t.Errorf("an unknown rule: exit %d\n%s", r.code, r.stderr)
 	}
 
