@@ -32,15 +32,48 @@ func sniffSource(p string) bool {
 		return false
 	}
 	defer f.Close()
-	// Most large files under a root mention no catalog key: a substring
-	// search says so at the speed of reading; the others are scanned.
-	if !sniff.Mentions(f, userSourceKeys) {
-		return false
-	}
+	head := make([]byte, 4)
+	n, _ := io.ReadFull(f, head)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return true // cannot look again: taken for one (the loader knows)
 	}
-	return sniff.Source(f, userSourceKeys)
+	var r io.Reader = f
+	if hasBOM(head[:n]) {
+		// UTF-16 or UTF-32: read as far as ASCII goes, NULs dropped (as
+		// looseText), its byte-order mark skipped by the stream.
+		r = &dropNUL{r: f}
+	}
+	// Most large files under a root mention no catalog key: a substring
+	// search says so at the speed of reading; the others are scanned.
+	if !sniff.Mentions(r, userSourceKeys) {
+		return false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return true
+	}
+	if hasBOM(head[:n]) {
+		r = &dropNUL{r: f}
+	}
+	return sniff.Source(r, userSourceKeys)
+}
+
+// dropNUL reads r with its NUL bytes dropped.
+type dropNUL struct{ r io.Reader }
+
+func (d *dropNUL) Read(b []byte) (int, error) {
+	for {
+		n, err := d.r.Read(b)
+		k := 0
+		for _, c := range b[:n] {
+			if c != 0 {
+				b[k] = c
+				k++
+			}
+		}
+		if k > 0 || err != nil {
+			return k, err
+		}
+	}
 }
 
 // fileSize is the size of a regular file, -1 when it cannot be stat'ed.

@@ -107,7 +107,7 @@ func (s *sniffer) firstByte() (byte, bool) {
 			s.data = s.data[1:]
 		case c == '\n':
 			s.data, atLine = s.data[1:], true
-		case c == 0xEF || c == 0xBB || c == 0xBF: // UTF-8 byte-order mark
+		case c == 0xEF || c == 0xBB || c == 0xBF || c == 0xFE || c == 0xFF: // a byte-order mark (UTF-8; UTF-16 or 32 with its NULs dropped)
 			s.data = s.data[1:]
 		case atLine && (c == '#' || c == '%'):
 			s.skipLine()
