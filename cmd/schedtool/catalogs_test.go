@@ -32,7 +32,7 @@ func severalCatalogs(t *testing.T, stagingShards string) string {
 		"prod.flow.yaml": ctSource(
 			[4]string{"acmeCo/a", ctV2, ctSF, "shared.yaml"},
 			[4]string{"acmeCo/b", ctV2, ctSF, "{syncSchedule: {syncFrequency: 30m}}"},
-			[4]string{"acmeCo/sink", ctV2, "ghcr.io/estuary/materialize-s3-parquet:v1", "{bucket: b, uploadInterval: 5m}"}),
+			[4]string{"acmeCo/sink", ctV2, "ghcr.io/estuary/materialize-s3-parquet:v1", `{bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`}),
 		"staging.flow.yaml": ctSource(
 			[4]string{"acmeCo/a", stagingShards, ctSF, "shared.yaml"},
 			[4]string{"acmeCo/c", "", ctSF, "{syncSchedule: {syncFrequency: 30m}}"}),
