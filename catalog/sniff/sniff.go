@@ -41,9 +41,14 @@ func Mentions(r io.Reader, keys []string) bool {
 	for {
 		n, err := io.ReadFull(r, buf[kept:])
 		data := buf[:kept+n]
-		for _, k := range keys {
-			if bytes.Contains(data, []byte(k)) {
-				return true
+		// Window by window, so that each key's search finds the bytes
+		// in the processor's cache.
+		for w := 0; w < len(data); w += mentionWindow {
+			win := data[w:min(len(data), w+mentionWindow+long-1)]
+			for _, k := range keys {
+				if bytes.Contains(win, []byte(k)) {
+					return true
+				}
 			}
 		}
 		if err != nil {
@@ -52,6 +57,10 @@ func Mentions(r io.Reader, keys []string) bool {
 		kept = copy(buf, data[len(data)-min(len(data), long-1):])
 	}
 }
+
+// mentionWindow is how many bytes Mentions searches for every key before
+// it goes on.
+const mentionWindow = 16 << 10
 
 // SourceBuffer is Source through a buffer of size bytes.
 func SourceBuffer(r io.Reader, keys []string, size int) bool {

@@ -78,3 +78,14 @@ func TestMentions(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkMentions(b *testing.B) {
+	var buf bytes.Buffer
+	for buf.Len() < 32<<20 {
+		buf.WriteString(`{"id": 12345, "kind": {"events": [1, 2, 3], "source": "a \"quoted\" {value}"}, "note": "lorem ipsum dolor sit amet"},`)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		Mentions(bytes.NewReader(buf.Bytes()), keys)
+	}
+}
