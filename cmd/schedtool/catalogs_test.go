@@ -191,6 +191,9 @@ func TestSeveralCatalogs(t *testing.T) {
 	if strings.Contains(r.stderr, "broken.flow.yaml") || !strings.Contains(r.stderr, "schedtool: 1 problem in other files, not about acmeCo/a") {
 		t.Errorf("explain: other files' problems not one line:\n%s", r.stderr)
 	}
+	if r = schedtoolIn(t, dir, "explain", "-q", "acmeCo/a", "."); r.code != 0 || r.stderr != "" {
+		t.Errorf("explain -q: exit %d, standard error:\n%s", r.code, r.stderr)
+	}
 
 	// migrate: the config both catalogs' acmeCo/a use changes once, in
 	// one group, as both definitions get the same change.

@@ -155,7 +155,7 @@ func (o *explainOptions) Run() error {
 		fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
 			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
 	}
-	if others > 0 {
+	if others > 0 && !o.quiet {
 		fmt.Fprintf(o.Err, "schedtool: %d %s in other files, not about %s (schedtool validate lists them)\n", others, report.Plural(others, "problem", "problems"), o.name)
 	}
 	for _, m := range defs {
@@ -166,7 +166,7 @@ func (o *explainOptions) Run() error {
 		}
 		found.OtherDefinitions = append(found.OtherDefinitions, *e)
 	}
-	if len(defs) > 1 && (o.output == "html" || o.output == "svg") {
+	if len(defs) > 1 && (o.output == "html" || o.output == "svg") && !o.quiet {
 		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.File))
 	}
 	type out struct {
