@@ -73,6 +73,16 @@ func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
 	b = appendJSON(b, r.File)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
+	if r.Exception != nil {
+		e, _ := json.Marshal(r.Exception)
+		b = append(b, `,"exception":`...)
+		b = append(b, e...)
+	}
+	if len(r.Definitions) > 0 {
+		d, _ := json.Marshal(r.Definitions)
+		b = append(b, `,"definitions":`...)
+		b = append(b, d...)
+	}
 	return append(b, '}')
 }
 
@@ -132,11 +142,15 @@ func summaryOf(t *Totals) map[string]any {
 	if u == nil {
 		u = []Unblock{}
 	}
-	return map[string]any{
+	m := map[string]any{
 		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing,
 		"readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
 		"gatePasses": GatePasses(t), "unblocks": u,
 	}
+	if t.Excepted > 0 {
+		m["excepted"] = t.Excepted // remaining all the same
+	}
+	return m
 }
 
 // writeScope writes ',"scope":{...}' when the census has one.

@@ -54,6 +54,10 @@ type Explanation struct {
 	// Preview names migrate's decision flags the migration is previewed
 	// with ("" without any).
 	Preview string `json:"preview,omitempty"`
+	// OtherDefinitions are the explanations of the task's other
+	// definitions, when its name is defined in several catalogs
+	// (docs/behaviour.md §2), each read as itself.
+	OtherDefinitions []Explanation `json:"otherDefinitions,omitempty"`
 }
 
 // Explain explains m, with the next n commits after at.

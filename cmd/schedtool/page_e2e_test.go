@@ -190,7 +190,7 @@ func TestExplainOtherProblemsCounted(t *testing.T) {
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.flow.yaml"), []byte("materializations: [\n"), 0o644)
 	r := schedtool(t, "", "explain", "acmeCo/a/materialize-snowflake", dir)
-	if r.code != 0 || strings.Contains(r.stderr, "b.flow.yaml") || !strings.Contains(r.stderr, "1 problem in other tasks or files (schedtool validate lists them)") {
+	if r.code != 0 || strings.Contains(r.stderr, "b.flow.yaml") || !strings.Contains(r.stderr, "1 problem in other files, not about acmeCo/a/materialize-snowflake (schedtool validate lists them)") {
 		t.Errorf("found: exit %d, stderr %q", r.code, r.stderr)
 	}
 	r = schedtool(t, "", "explain", "acmeCo/b/materialize-snowflake", dir)
