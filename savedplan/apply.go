@@ -169,6 +169,19 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		}
 		states = append(states, ss)
 	}
+	if len(p.Groups) > 0 {
+		users := newUsers(p, opts.Load)
+		for gi := range p.Groups {
+			for i := range states[gi] {
+				if s := &states[gi][i]; s.what == "pending" && len(s.f.Zeroes) > 0 {
+					if why := users(&p.Groups[gi], s.f); why != "" {
+						s.what, s.why = "changed", why
+						anyChanged = true
+					}
+				}
+			}
+		}
+	}
 	rows, rowErr := readRows(p, opts)
 	if rowErr != nil {
 		return o, rowErr
@@ -585,4 +598,66 @@ func dumpNames(p *Plan) []string {
 		out = append(out, d.Name)
 	}
 	return out
+}
+
+// newUsers reads the plan's catalog again, as migrate read it (its PATHs,
+// every source under the roots), and returns a check of a file whose
+// connector the plan zeroes: the hashes say the file is as planned, but
+// a task planned with no part in it may have started using it since (a
+// source added or edited that the plan never read). Zeroing the file
+// would leave that task's connector off with no model schedule, so the
+// group is refused like one whose input changed (docs/behaviour.md §7,
+// "Saved plans").
+func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
+	inputs, err := catalog.Resolve(p.Args, load)
+	if err != nil {
+		return func(*Group, *File) string {
+			return "the plan's catalog cannot be read again to check who uses this file: " + err.Error()
+		}
+	}
+	var sources []catalog.Input
+	for _, in := range inputs {
+		if len(in.Sources) > 0 {
+			sources = append(sources, in)
+		}
+	}
+	if len(sources) == 0 {
+		return func(*Group, *File) string { return "" }
+	}
+	cat := catalog.Load(sources, load)
+	holders, _ := catalog.Users(sources, cat, load)
+	return func(g *Group, f *File) string {
+		id, ok := catalog.Identify(f.Path)
+		if !ok {
+			return ""
+		}
+		planned := map[string]bool{}
+		for _, gf := range g.Files {
+			for _, ts := range [][]string{gf.Tasks, gf.Models, gf.Zeroes} {
+				for _, t := range ts {
+					planned[t] = true
+				}
+			}
+		}
+		var users []string
+		for _, r := range cat.Refs {
+			if r.HasID && r.ID == id && !planned[r.Name] {
+				users = append(users, fmt.Sprintf("%s (%s:%d)", r.Name, r.File, r.Line))
+			}
+		}
+		for path, hs := range holders {
+			if hid, ok := catalog.Identify(path); ok && hid == id {
+				for _, h := range hs {
+					if h.Name == "" || !planned[h.Name] {
+						users = append(users, h.String())
+					}
+				}
+			}
+		}
+		if len(users) == 0 {
+			return ""
+		}
+		sort.Strings(users)
+		return "used since the plan by a task it does not migrate with this file: " + strings.Join(users, ", ") + "; zeroing its connector would leave that task unpaced"
+	}
 }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Regression tests from a hostile pass over main after issues 23 §4, 24
+// and 26.
+
+// apply checked only the hashes of the files its plan edits: a source
+// added after the plan, whose V1 task uses the config file the plan
+// zeroes, was never read, and apply zeroed that task's connector while it
+// has no model schedule (unpaced, and census passed the gate). apply
+// reads the plan's catalog again and refuses the group.
+func TestApplyRefusesConfigFileNewlyShared(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"flow.yaml": `materializations:
+  acmeCo/a:
+    shards:
+      flags:
+        enable-runtime-v2: "true"
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`,
+		"c.yaml": "host: x\nsyncSchedule:\n  syncFrequency: 1h\n",
+	})
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "."); r.code != 2 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFiles(t, dir, map[string]string{"other.flow.yaml": `materializations:
+  acmeCo/b:
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`})
+	r := schedtoolIn(t, dir, "apply", "wave.plan")
+	if r.code != 2 || !strings.Contains(r.stderr, "c.yaml: not written: used since the plan by a task it does not migrate with this file: acmeCo/b (other.flow.yaml:6)") {
+		t.Errorf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	if b := mustRead(t, filepath.Join(dir, "c.yaml")); !strings.Contains(string(b), "syncFrequency: 1h") {
+		t.Errorf("the shared config was zeroed:\n%s", b)
+	}
+	if r := schedtoolIn(t, dir, "census", "--fail-if-remaining", "."); r.code != 2 {
+		t.Errorf("census: exit %d\n%s", r.code, r.stderr)
+	}
+}
