@@ -609,7 +609,18 @@ func dumpNames(p *Plan) []string {
 // group is refused like one whose input changed (docs/behaviour.md §7,
 // "Saved plans").
 func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
-	inputs, err := catalog.Resolve(p.Args, load)
+	// The catalog PATHs: a database or standard input holds no file the
+	// plan edits, and apply does not read them again.
+	var args []string
+	for _, a := range p.Args {
+		if a != "-" && !catalog.IsDBURL(a) {
+			args = append(args, a)
+		}
+	}
+	if len(args) == 0 {
+		return func(*Group, *File) string { return "" }
+	}
+	inputs, err := catalog.Resolve(args, load)
 	if err != nil {
 		return func(*Group, *File) string {
 			return "the plan's catalog cannot be read again to check who uses this file: " + err.Error()

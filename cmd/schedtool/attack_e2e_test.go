@@ -53,3 +53,25 @@ func TestApplyRefusesConfigFileNewlyShared(t *testing.T) {
 		t.Errorf("census: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// migrate --plan and -o markdown recorded the PATHs as given: a database
+// URL's password went into the plan file (mode 0600, but made to be
+// reviewed and shared) and into the pull-request body. The recorder keeps
+// a database PATH without its password.
+func TestPlanHoldsNoDatabasePassword(t *testing.T) {
+	db, _ := pgFixture(t, 20)
+	dir := t.TempDir()
+	r := schedtoolIn(t, dir, "migrate", "--plan", "p.plan", db.BypassURL)
+	if r.code != 2 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	if b := mustRead(t, filepath.Join(dir, "p.plan")); strings.Contains(string(b), db.BypassPassword) || !strings.Contains(string(b), db.Bypass+"@") {
+		t.Errorf("the plan holds the password, or not the database:\n%.2000s", b)
+	}
+	for _, args := range [][]string{{"show", "-o", "markdown", "p.plan"}, {"show", "-o", "json", "p.plan"}, {"migrate", "-o", "markdown", db.BypassURL}} {
+		r := schedtoolIn(t, dir, args...)
+		if strings.Contains(r.stdout+r.stderr, db.BypassPassword) {
+			t.Errorf("%v: the password is in the output", args)
+		}
+	}
+}
