@@ -100,6 +100,31 @@ func look(f *File) state {
 	return s
 }
 
+// lookAll looks at every planned file (look), then, the hashes being
+// those planned on, at who uses each file the plan zeroes (newUsers): one
+// check for apply in place and apply --out DIR.
+func lookAll(p *Plan, load catalog.Options) [][]state {
+	states := make([][]state, len(p.Groups))
+	var users func(*Group, *File) string
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		states[gi] = make([]state, len(g.Files))
+		for i := range g.Files {
+			s := look(&g.Files[i])
+			if s.what == "pending" && len(s.f.Zeroes) > 0 && g.Refused == "" {
+				if users == nil {
+					users = newUsers(p, load)
+				}
+				if why := users(g, s.f); why != "" {
+					s.what, s.why = "changed", why
+				}
+			}
+			states[gi][i] = s
+		}
+	}
+	return states
+}
+
 // changedText says how the bytes now differ from those planned on.
 func changedText(size int, sum string, cur []byte, h string) string {
 	return fmt.Sprintf("changed since the plan: %d bytes now, %d when planned (sha256 %s now, %s planned), and it does not hold the planned result either", len(cur), size, short(h), short(sum))
@@ -156,29 +181,12 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		}
 	}
 	roots := realRoots(p.Roots)
-	var states [][]state
+	states := lookAll(p, opts.Load)
 	anyChanged := false
-	for gi := range p.Groups {
-		g := &p.Groups[gi]
-		ss := make([]state, len(g.Files))
-		for i := range g.Files {
-			ss[i] = look(&g.Files[i])
-			if ss[i].what == "changed" {
+	for _, ss := range states {
+		for _, s := range ss {
+			if s.what == "changed" {
 				anyChanged = true
-			}
-		}
-		states = append(states, ss)
-	}
-	if len(p.Groups) > 0 {
-		users := newUsers(p, opts.Load)
-		for gi := range p.Groups {
-			for i := range states[gi] {
-				if s := &states[gi][i]; s.what == "pending" && len(s.f.Zeroes) > 0 {
-					if why := users(&p.Groups[gi], s.f); why != "" {
-						s.what, s.why = "changed", why
-						anyChanged = true
-					}
-				}
 			}
 		}
 	}
@@ -512,10 +520,11 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome, error) {
 	var changed []*migrate.File
 	bad := 0
+	states := lookAll(p, opts.Load)
 	for gi := range p.Groups {
 		g := &p.Groups[gi]
 		for i := range g.Files {
-			s := look(&g.Files[i])
+			s := states[gi][i]
 			switch {
 			case g.Refused != "":
 				o.Refused++

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,7 +43,16 @@ func TestApplyRefusesConfigFileNewlyShared(t *testing.T) {
         config: c.yaml
     bindings: []
 `})
-	r := schedtoolIn(t, dir, "apply", "wave.plan")
+	// --out DIR copies the new source into the tree beside the zeroed file.
+	out := filepath.Join(t.TempDir(), "out")
+	r := schedtoolIn(t, dir, "apply", "--out", out, "wave.plan")
+	if r.code != 2 || !strings.Contains(r.stderr, "c.yaml: used since the plan by a task it does not migrate with this file: acmeCo/b (other.flow.yaml:6)") {
+		t.Errorf("apply --out: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("apply --out wrote a tree")
+	}
+	r = schedtoolIn(t, dir, "apply", "wave.plan")
 	if r.code != 2 || !strings.Contains(r.stderr, "c.yaml: not written: used since the plan by a task it does not migrate with this file: acmeCo/b (other.flow.yaml:6)") {
 		t.Errorf("apply: exit %d\n%s", r.code, r.stderr)
 	}
