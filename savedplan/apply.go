@@ -14,7 +14,9 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // ApplyOptions are apply's choices.
@@ -612,11 +614,14 @@ func dumpNames(p *Plan) []string {
 // newUsers reads the plan's catalog again, as migrate read it (its PATHs,
 // every source under the roots), and returns a check of a file whose
 // connector the plan zeroes: the hashes say the file is as planned, but
-// a task planned with no part in it may have started using it since (a
-// source added or edited that the plan never read). Zeroing the file
-// would leave that task's connector off with no model schedule, so the
-// group is refused like one whose input changed (docs/behaviour.md §7,
-// "Saved plans").
+// the files they cover are not all the plan was decided on. A task
+// planned with no part in the file may have started using it since (a
+// source added or edited that the plan never read), and a task whose
+// model schedule the plan does not add (a stacked one) may have lost it,
+// or its V2 flag, in a source the group does not edit. Zeroing the file
+// would leave that task's connector off with no working model schedule,
+// so the group is refused like one whose input changed
+// (docs/behaviour.md §7, "Saved plans").
 func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 	// The catalog PATHs: a database or standard input holds no file the
 	// plan edits, and apply does not read them again.
@@ -646,6 +651,9 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 	}
 	cat := catalog.Load(sources, load)
 	holders, _ := catalog.Users(sources, cat, load)
+	// Only the runtime and the model schedule are asked of the one
+	// decision (RuntimePaces), which no registry changes.
+	reg := connector.Builtin()
 	return func(g *Group, f *File) string {
 		id, ok := catalog.Identify(f.Path)
 		if !ok {
@@ -674,10 +682,43 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 				}
 			}
 		}
-		if len(users) == 0 {
-			return ""
+		if len(users) > 0 {
+			sort.Strings(users)
+			return "used since the plan by a task it does not migrate with this file: " + strings.Join(users, ", ") + "; zeroing its connector would leave that task unpaced"
 		}
-		sort.Strings(users)
-		return "used since the plan by a task it does not migrate with this file: " + strings.Join(users, ", ") + "; zeroing its connector would leave that task unpaced"
+		// A task whose model schedule the group does not add (it had one
+		// when the plan was made: a stacked task, finished by zeroing its
+		// connector alone) must still be paced by the runtime: its source
+		// is not among the group's files, so its hash was never checked.
+		added := map[string]bool{}
+		for _, gf := range g.Files {
+			for _, t := range gf.Models {
+				added[t] = true
+			}
+		}
+		var lost []string
+		for _, t := range f.Zeroes {
+			if added[t] {
+				continue
+			}
+			var found []*catalog.Materialization
+			for _, m := range cat.Materializations {
+				if m.Name == t {
+					found = append(found, m)
+				}
+			}
+			switch {
+			case len(found) != 1:
+				lost = append(lost, t+" (no longer one task in the catalog)")
+			default:
+				if st := plan.StateOf(found[0], reg); !st.RuntimePaces() {
+					lost = append(lost, fmt.Sprintf("%s (%s: no working model syncSchedule on the V2 runtime now)", t, found[0].Source.File))
+				}
+			}
+		}
+		if len(lost) > 0 {
+			return "its source changed since the plan: " + strings.Join(lost, ", ") + "; zeroing its connector would leave it unpaced"
+		}
+		return ""
 	}
 }

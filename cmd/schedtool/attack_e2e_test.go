@@ -85,3 +85,44 @@ func TestPlanHoldsNoDatabasePassword(t *testing.T) {
 		}
 	}
 }
+
+// A stacked task (a model schedule already, the connector still delaying)
+// is finished by zeroing its connector alone: the plan's group is the
+// config file, and its source, where the model schedule and the V2 flag
+// are, was never hashed. Removing either after the plan left apply
+// zeroing the connector of a task with no working model schedule on the
+// V2 runtime (unpaced; the gate passed). apply asks the one decision of
+// the task again.
+func TestApplyRefusesStackedTaskChangedInUneditedSource(t *testing.T) {
+	const src = `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    syncSchedule: {baseInterval: 1h}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`
+	for _, tc := range []struct{ name, old, new string }{
+		{"model removed", "    syncSchedule: {baseInterval: 1h}\n", ""},
+		{"flag removed", `    shards: {flags: {enable-runtime-v2: "true"}}` + "\n", ""},
+		{"model broken", "{baseInterval: 1h}", "{baseInterval: 1h, timezone: UTC}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "flow.yaml": src, "c.yaml": "host: x\n"})
+			if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "."); r.code != 2 {
+				t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+			}
+			writeFiles(t, dir, map[string]string{"flow.yaml": strings.Replace(src, tc.old, tc.new, 1)})
+			r := schedtoolIn(t, dir, "apply", "wave.plan")
+			if r.code != 2 || !strings.Contains(r.stderr, "c.yaml: not written: its source changed since the plan: acmeCo/a (flow.yaml: no working model syncSchedule on the V2 runtime now)") {
+				t.Errorf("apply: exit %d\n%s", r.code, r.stderr)
+			}
+			if b := mustRead(t, filepath.Join(dir, "c.yaml")); string(b) != "host: x\n" {
+				t.Errorf("the connector was zeroed:\n%s", b)
+			}
+		})
+	}
+}
