@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -71,16 +70,16 @@ type state struct {
 
 func look(f *File) state {
 	s := state{f: f}
-	st, err := os.Lstat(f.Path)
-	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		// migrate read it through the link: so does apply.
-		st, err = os.Stat(f.Path)
-	}
-	if err == nil && !st.Mode().IsRegular() {
-		err = errors.New("is not a regular file")
-	}
+	// migrate read it through a link: so does apply. Only a regular
+	// file, opened without blocking (a FIFO swapped in cannot hang it).
+	fh, _, err := catalog.OpenRegular(f.Path)
 	if err == nil {
-		s.cur, err = os.ReadFile(f.Path)
+		s.cur, err = io.ReadAll(fh)
+		fh.Close()
+	}
+	var nr *catalog.NotRegularError
+	if errors.As(err, &nr) {
+		err = errors.New("is not a regular file")
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -95,7 +95,7 @@ as migrate did.`,
 // schedtool.
 func (o *applyOptions) Complete(args []string) error {
 	o.path = args[0]
-	p, err := savedplan.Read(o.path, toolVersion())
+	p, err := savedplan.Read(o.path, toolVersion(), o.maxFileSize)
 	if err != nil {
 		return err
 	}
@@ -212,9 +212,9 @@ refused (exit 1).`,
 
 func (o *showOptions) Complete(args []string) error {
 	o.path = args[0]
-	b, err := os.ReadFile(o.path)
+	b, err := savedplan.ReadFile(o.path, o.maxFileSize)
 	if err != nil {
-		return &usageError{err.Error()}
+		return err
 	}
 	o.raw = b
 	o.plan, err = savedplan.Parse(o.path, b, toolVersion())

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Regression tests from a hostile pass over main after issues 23 §4, 24
@@ -124,5 +128,68 @@ func TestApplyRefusesStackedTaskChangedInUneditedSource(t *testing.T) {
 				t.Errorf("the connector was zeroed:\n%s", b)
 			}
 		})
+	}
+}
+
+// apply and show read the plan with os.ReadFile: apply /dev/zero read
+// without end (memory without bound) and show FIFO waited forever for a
+// writer. A plan is read as every other file is: a regular file, no
+// larger than --max-file-size. A planned input swapped for a FIFO is
+// refused without waiting.
+func TestPlanReadOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.plan"), 0o600); err != nil {
+		t.Skip(err)
+	}
+	bounded := func(args ...string) run {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binary, args...)
+		cmd.Dir = dir
+		r := execRun(t, cmd)
+		if ctx.Err() != nil {
+			t.Fatalf("%v: still running after 20s", args)
+		}
+		return r
+	}
+	for _, cmd := range []string{"apply", "show"} {
+		for _, p := range []string{"/dev/zero", "fifo.plan", "."} {
+			r := bounded(cmd, p)
+			if r.code != 1 || !strings.Contains(r.stderr, "not a regular file") {
+				t.Errorf("%s %s: exit %d\n%s", cmd, p, r.code, r.stderr)
+			}
+		}
+	}
+	writeFiles(t, dir, map[string]string{"big.plan": `{"format":"schedtool-plan","version":1}` + strings.Repeat(" ", 2<<10)})
+	if r := bounded("apply", "--max-file-size", "1KiB", "big.plan"); r.code != 1 || !strings.Contains(r.stderr, "over the limit") {
+		t.Errorf("apply of a plan over --max-file-size: exit %d\n%s", r.code, r.stderr)
+	}
+
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"flow.yaml": `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    syncSchedule: {baseInterval: 1h}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`,
+		"c.yaml": "host: x\n",
+	})
+	if r := bounded("migrate", "--plan", "wave.plan", "."); r.code != 2 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, "c.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "c.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := bounded("apply", "wave.plan"); r.code != 2 || !strings.Contains(r.stderr, "c.yaml: not written: cannot be read: is not a regular file") {
+		t.Errorf("apply over a FIFO: exit %d\n%s", r.code, r.stderr)
 	}
 }
