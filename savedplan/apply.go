@@ -700,19 +700,20 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 			if added[t] {
 				continue
 			}
-			var found []*catalog.Materialization
+			// Its definitions whose connector config is this file (a
+			// name may be defined in several catalogs under the root).
+			n := 0
 			for _, m := range cat.Materializations {
-				if m.Name == t {
-					found = append(found, m)
+				if m.Name != t || !configIn(m, id) {
+					continue
+				}
+				n++
+				if st := plan.StateOf(m, reg); !st.RuntimePaces() {
+					lost = append(lost, fmt.Sprintf("%s (%s: no working model syncSchedule on the V2 runtime now)", t, m.Source.File))
 				}
 			}
-			switch {
-			case len(found) != 1:
-				lost = append(lost, t+" (no longer one task in the catalog)")
-			default:
-				if st := plan.StateOf(found[0], reg); !st.RuntimePaces() {
-					lost = append(lost, fmt.Sprintf("%s (%s: no working model syncSchedule on the V2 runtime now)", t, found[0].Source.File))
-				}
+			if n == 0 {
+				lost = append(lost, t+" (its config is no longer in this file)")
 			}
 		}
 		if len(lost) > 0 {
@@ -720,4 +721,18 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 		}
 		return ""
 	}
+}
+
+// configIn reports whether m's connector config is in the file id: a
+// config file of its own, or inline in its source.
+func configIn(m *catalog.Materialization, id catalog.FileID) bool {
+	if m.Config == nil {
+		return false
+	}
+	path := m.Source.File
+	if m.Config.File != nil {
+		path = m.Config.File.Doc.File
+	}
+	got, ok := catalog.Identify(path)
+	return ok && got == id
 }

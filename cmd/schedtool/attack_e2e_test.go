@@ -234,3 +234,35 @@ func TestUnreadableYAMLUnderRootIsAnUnreadableSource(t *testing.T) {
 }
 
 func mustReadString(t *testing.T, p string) string { return string(mustRead(t, p)) }
+
+// The check of a stacked task's source is by definition: a name defined
+// in several catalogs under the root (prod and staging) is one task with
+// a definition per config file, and an unchanged plan applies.
+func TestApplyStackedTaskInSeveralCatalogs(t *testing.T) {
+	const src = `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    syncSchedule: {baseInterval: 1h}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "prod/flow.yaml": src, "prod/c.yaml": "host: x\n", "staging/flow.yaml": src, "staging/c.yaml": "host: x\n"})
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "."); r.code != 2 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := schedtoolIn(t, dir, "apply", "--check", "wave.plan"); r.code != 0 {
+		t.Fatalf("apply --check of an unchanged plan: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFiles(t, dir, map[string]string{"staging/flow.yaml": strings.Replace(src, "    syncSchedule: {baseInterval: 1h}\n", "", 1)})
+	r := schedtoolIn(t, dir, "apply", "wave.plan")
+	if r.code != 2 || !strings.Contains(r.stderr, "staging/c.yaml: not written: its source changed since the plan: acmeCo/a (staging/flow.yaml: no working model syncSchedule") {
+		t.Errorf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	if b := mustReadString(t, filepath.Join(dir, "staging/c.yaml")); b != "host: x\n" {
+		t.Errorf("staging's connector was zeroed:\n%s", b)
+	}
+}
