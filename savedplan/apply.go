@@ -689,17 +689,23 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 		// when the plan was made: a stacked task, finished by zeroing its
 		// connector alone) must still be paced by the runtime: its source
 		// is not among the group's files, so its hash was never checked.
-		added := map[string]bool{}
+		// A definition whose source the group edits, adding its model,
+		// is checked by that file's hash.
+		type def struct {
+			name string
+			src  catalog.FileID
+		}
+		added := map[def]bool{}
 		for _, gf := range g.Files {
+			sid, ok := catalog.Identify(gf.Path)
 			for _, t := range gf.Models {
-				added[t] = true
+				if ok {
+					added[def{t, sid}] = true
+				}
 			}
 		}
 		var lost []string
 		for _, t := range f.Zeroes {
-			if added[t] {
-				continue
-			}
 			// Its definitions whose connector config is this file (a
 			// name may be defined in several catalogs under the root).
 			n := 0
@@ -708,6 +714,9 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 					continue
 				}
 				n++
+				if sid, ok := catalog.Identify(m.Source.File); ok && added[def{t, sid}] {
+					continue
+				}
 				if st := plan.StateOf(m, reg); !st.RuntimePaces() {
 					lost = append(lost, fmt.Sprintf("%s (%s: no working model syncSchedule on the V2 runtime now)", t, m.Source.File))
 				}
