@@ -631,7 +631,9 @@ func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
 		}
 	}
 	if len(args) == 0 {
-		return func(*Group, *File) string { return "" }
+		return func(*Group, *File) string {
+			return "the plan names no catalog PATH to read again, so who uses this file cannot be checked"
+		}
 	}
 	inputs, err := catalog.Resolve(args, load)
 	if err != nil {

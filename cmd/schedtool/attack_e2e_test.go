@@ -266,3 +266,42 @@ func TestApplyStackedTaskInSeveralCatalogs(t *testing.T) {
 		t.Errorf("staging's connector was zeroed:\n%s", b)
 	}
 }
+
+// migrate --plan with no PATH (the project file's paths) recorded no
+// PATH in the plan, so apply read no catalog again and zeroed a config
+// file a task added since uses. The plan records the PATHs read.
+func TestPlanRecordsProjectPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD":       "ref: refs/heads/main\n",
+		".schedtool.yaml": "paths: [cat]\n",
+		"cat/flow.yaml": `materializations:
+  acmeCo/a:
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`,
+		"cat/c.yaml": "host: x\nsyncSchedule: {syncFrequency: 1h}\n",
+	})
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan"); r.code != 2 {
+		t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+	}
+	writeFiles(t, dir, map[string]string{"cat/other.flow.yaml": `materializations:
+  acmeCo/b:
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: c.yaml
+    bindings: []
+`})
+	r := schedtoolIn(t, dir, "apply", "wave.plan")
+	if r.code != 2 || !strings.Contains(r.stderr, "used since the plan by a task it does not migrate with this file: acmeCo/b") {
+		t.Errorf("apply: exit %d\n%s", r.code, r.stderr)
+	}
+	if b := mustReadString(t, filepath.Join(dir, "cat/c.yaml")); !strings.Contains(b, "1h") {
+		t.Errorf("the shared config was zeroed:\n%s", b)
+	}
+}
