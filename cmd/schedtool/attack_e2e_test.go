@@ -305,3 +305,27 @@ func TestPlanRecordsProjectPaths(t *testing.T) {
 		t.Errorf("the shared config was zeroed:\n%s", b)
 	}
 }
+
+// explain's text wrote the catalog's strings raw: a task name or image
+// holding ESC sequences drove the terminal (\x1b[2J clears it) and a
+// newline in a name forged a line. Escaped as in every other command.
+func TestExplainTextEscapesCatalogStrings(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"flow.yaml": `materializations:
+  "acmeCo/\e[31mred\nFAKE":
+    shards: {flags: {enable-runtime-v2: "true"}}
+    endpoint:
+      connector:
+        image: "ghcr.io/estuary/materialize-snowflake:v4\e[2J"
+        config: {host: x, syncSchedule: {syncFrequency: 1h}}
+    bindings: []
+`})
+	r := schedtoolIn(t, dir, "explain", "acmeCo/\x1b[31mred\nFAKE", ".")
+	if r.code != 0 || strings.ContainsAny(r.stdout+r.stderr, "\x1b") || !strings.Contains(r.stdout, `materialization acmeCo/\x1b[31mred\nFAKE (flow.yaml)`) {
+		t.Errorf("exit %d\n%q\n%q", r.code, r.stdout, r.stderr)
+	}
+	r = schedtoolIn(t, dir, "explain", "acmeCo/\x1b[31mre", ".")
+	if strings.ContainsAny(r.stdout+r.stderr, "\x1b") {
+		t.Errorf("the not-found message: %q", r.stderr)
+	}
+}
