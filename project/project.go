@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -459,8 +460,15 @@ func (c *Config) Excluder() func(file string) bool {
 // /, ? one such character, ** any number of directories, and a path
 // without a wildcard is that file or everything under that directory.
 func globRegexp(g string) (*regexp.Regexp, error) {
-	g = strings.TrimPrefix(filepath.ToSlash(g), "./")
-	g = strings.TrimSuffix(g, "/")
+	g = filepath.ToSlash(g)
+	if !strings.HasPrefix(g, "/") && g != "" {
+		// "./", "." and "a/./b" name what they name cleaned: "." is the
+		// file's own directory, so everything under it.
+		g = path.Clean(g)
+		if g == "." {
+			g = "**"
+		}
+	}
 	if g == "" || strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") {
 		return nil, errors.New("give a path or glob under this file's directory (relative, no leading / or ..)")
 	}
