@@ -8,8 +8,10 @@
 package project
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -164,7 +166,16 @@ func Load(path string) (*Config, error) {
 func Parse(file string, b []byte) (*Config, error) {
 	c := &Config{File: file, Dir: filepath.Dir(file)}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return nil, syntaxError(file, err)
+	}
+	// One document: a second one (after ---) would be read by no one,
+	// its keys silently unchecked and unused.
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		return nil, &Error{Pos{file, more.Line, more.Column}, "a second YAML document: the project file is one document (remove the --- and merge its keys)"}
+	} else if err != io.EOF {
 		return nil, syntaxError(file, err)
 	}
 	d := &decoder{file: file}
@@ -237,8 +248,10 @@ func kindName(n *yaml.Node) string {
 		return "a boolean"
 	case "!!int", "!!float":
 		return "a number"
+	case "!!str":
+		return "a string"
 	}
-	return "a string"
+	return "a " + n.Tag + " value"
 }
 
 // object decodes a mapping whose keys are among fields, each once.
