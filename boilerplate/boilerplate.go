@@ -1,16 +1,14 @@
 // Package boilerplate is the shim the materialization connectors import
 // where they build their commit-acknowledgement delay (RunTransactions,
 // which holds the Open request): when the runtime paces commits, the
-// connector's own delay is forced off. Standard library only (with this
-// project's schedule packages, which are too), so every connector image
-// can import it.
+// connector's own delay is forced off. A module of its own
+// (github.com/estuary/schedtool/boilerplate) with no requirements and
+// standard library imports only, so every connector image can require it.
 package boilerplate
 
 import (
 	"bytes"
 	"fmt"
-
-	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // V2Label is the shard label of the V2 runtime; its value is exactly "true".
@@ -52,17 +50,6 @@ func Decide(s Spec) Decision {
 		return Decision{false, fmt.Sprintf("a materialization syncSchedule is set, but the task is not on the V2 runtime (%s is not \"true\"): the connector paces commits itself", V2Label)}
 	}
 	return Decision{false, "no materialization syncSchedule: the connector paces commits itself"}
-}
-
-// SyncSchedule is the syncSchedule a syncSchedule-family connector applies:
-// the zero schedule (no delay, configured or default) when the runtime
-// paces, else the config's own, unchanged (empty means the 30m default).
-func SyncSchedule(s Spec, configured connector.SyncScheduleSpec) (connector.SyncScheduleSpec, Decision) {
-	d := Decide(s)
-	if d.RuntimePaces {
-		return connector.SyncScheduleSpec{SyncFrequency: "0s"}, d
-	}
-	return configured, d
 }
 
 // UploadInterval is the uploadInterval (Go duration) a file sink applies:
