@@ -3,25 +3,25 @@ package boilerplate_test
 import (
 	"fmt"
 
-	"github.com/estuary/schedtool/boilerplate"
+	schedshim "github.com/estuary/schedtool/boilerplate"
 )
 
-// What a connector adds where it builds its acknowledgement delay. The
-// types below stand in for the Open request.
-func Example() {
-	type labelSet map[string]string
-	open := struct {
+// What a connector adds where it builds its acknowledgement delay
+// (docs/connectors.md has the patch of RunTransactions). The spec below
+// stands in for open.Materialization, whose shard template may be nil.
+func ExampleRuntimePaces() {
+	spec := struct {
 		SyncScheduleJson []byte
-		Labels           labelSet
-	}{[]byte(`{"baseInterval":"4h"}`), labelSet{"estuary.dev/flag/enable-runtime-v2": "true"}}
+		Labels           map[string]string // nil: no shard template
+	}{[]byte(`{"baseInterval":"4h"}`), map[string]string{schedshim.RuntimeV2Label: "true"}}
 
-	interval, decision := boilerplate.UploadInterval(boilerplate.Spec{
-		SyncScheduleJSON: open.SyncScheduleJson,
-		LabelValue:       func(name string) string { return open.Labels[name] },
-	}, "15m")
-	fmt.Println(decision.Reason)
-	fmt.Println("upload interval:", interval)
+	ackSchedule := "30m" // what the connector would delay by
+	if schedshim.RuntimePaces(spec.SyncScheduleJson, spec.Labels[schedshim.RuntimeV2Label]) {
+		fmt.Println(schedshim.RuntimePacesReason)
+		ackSchedule = ""
+	}
+	fmt.Printf("ack delay: %q\n", ackSchedule)
 	// Output:
-	// the runtime paces commits (materialization syncSchedule on the V2 runtime): the connector's own commit delay is off
-	// upload interval: 0s
+	// the runtime paces commits (a materialization syncSchedule on the V2 runtime): the connector's own commit delay is off
+	// ack delay: ""
 }

@@ -1,12 +1,14 @@
 package shimcheck
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	schedshim "github.com/estuary/schedtool/boilerplate"
 	"github.com/estuary/schedtool/internal/testreq"
 )
 
@@ -72,7 +74,7 @@ import (
 )
 
 func main() {
-	fmt.Println(schedshim.V2Label)
+	fmt.Println(schedshim.RuntimePaces([]byte("{}"), "true"), len(schedshim.DecisionTable()))
 }
 `)
 
@@ -87,6 +89,10 @@ func main() {
 		if out, err := goCmd(t, dir, env, args...); err != nil {
 			t.Fatalf("go %s with %s: %v\n%s", strings.Join(args, " "), toolchain, err, out)
 		}
+	}
+	out, err = goCmd(t, dir, env, "run", ".")
+	if want := fmt.Sprintf("true %d\n", len(schedshim.DecisionTable())); err != nil || out != want {
+		t.Errorf("go run . with %s: %v\n%s\nwant %q", toolchain, err, out, want)
 	}
 	tidied, err := os.ReadFile(filepath.Join(dir, "go.mod"))
 	if err != nil {
