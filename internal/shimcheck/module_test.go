@@ -43,15 +43,15 @@ func go125(t *testing.T) []string {
 	env := []string{"GOTOOLCHAIN=" + toolchain}
 	out, err := goCmd(t, t.TempDir(), env, "env", "GOVERSION")
 	if err != nil || strings.TrimSpace(out) != toolchain {
-		testreq.Missing(t, testreq.Go125, "the Go toolchain "+toolchain+" cannot be had (GOTOOLCHAIN="+toolchain+" go env GOVERSION: "+firstLine(out)+")")
+		testreq.Missing(t, testreq.Go125, "the Go toolchain "+toolchain+" cannot be had (GOTOOLCHAIN="+toolchain+" go env GOVERSION: "+lastLine(out)+")")
 	}
 	// Downloaded now, so nothing below reaches the network.
 	return append(env, "GOPROXY=off")
 }
 
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndex(s, "\n")+1:]
 }
 
 // An outside module, as a connector's is (go 1.25.0), requires the shim
