@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+
+	"github.com/estuary/schedtool/internal/safefile"
 )
 
 // HoldDB reads the rows of each database input once, in its one
@@ -40,7 +42,7 @@ func HoldDB(inputs []Input) (release func(), err error) {
 }
 
 func holdRows(in *Input) (*os.File, error) {
-	f, err := os.CreateTemp("", "schedtool-rows-*")
+	f, err := safefile.CreateTemp("", "schedtool-rows-*", 0o600)
 	if err != nil {
 		return nil, &UsageError{Msg: in.Dump + ": holding its rows: " + err.Error()}
 	}

@@ -41,9 +41,12 @@ func (e *HistoryError) Error() string { return e.File + ": " + e.Msg }
 // from, for messages). It refuses a document that is not a census, or
 // whose version is newer than FormatVersion. The tasks are skipped token
 // by token, never held: a census of a million tasks is read in constant
-// memory.
+// memory, and so is any other file (nothing is kept per line). An error's
+// line and column are found by reading r again up to it when r is also
+// an io.ReaderAt (a file is); otherwise the error gives its byte offset.
 func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 	cr := &countingReader{r: bufio.NewReaderSize(r, 64<<10)}
+	cr.at, _ = r.(io.ReaderAt)
 	dec := json.NewDecoder(cr)
 	var doc struct {
 		Version     *int
@@ -62,11 +65,9 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			line, col := cr.position(se.Offset)
-			return &HistoryError{fmt.Sprintf("%s:%d:%d", name, line, col), "not a census document: " + se.Error()}
+			return &HistoryError{cr.place(name, se.Offset), "not a census document: " + se.Error()}
 		case errors.As(err, &te):
-			line, col := cr.position(te.Offset)
-			return &HistoryError{fmt.Sprintf("%s:%d:%d", name, line, col), "not a census document: " + te.Field + " is " + te.Value + ", not " + te.Type.String()}
+			return &HistoryError{cr.place(name, te.Offset), "not a census document: " + te.Field + " is " + te.Value + ", not " + te.Type.String()}
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			return notCensus("it ends early")
 		}
@@ -139,33 +140,101 @@ func skipValue(dec *json.Decoder) error {
 	}
 }
 
-// countingReader remembers where lines start, to turn a decoder's byte
-// offset into a line and column.
+// countingReader hands the decoder the input with each run of
+// whitespace outside strings squeezed to one space (encoding/json keeps
+// the whitespace before a token in its buffer: 40 MB of newlines were
+// 40 MB held), and turns a decoder's byte offset back into a place in the
+// input. It keeps nothing per line (the line starts it once kept were
+// 1.5 GB for those newlines): the place is found by reading the input
+// again up to the offset, through a small buffer.
 type countingReader struct {
-	r      io.Reader
-	n      int64
-	starts []int64 // offsets of the lines after the first
+	r  io.Reader
+	at io.ReaderAt // the input again, or nil
+	sq squeezer
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	for i, b := range p[:n] {
-		if b == '\n' {
-			c.starts = append(c.starts, c.n+int64(i)+1)
+	for {
+		n, err := c.r.Read(p)
+		k := 0
+		for _, b := range p[:n] {
+			if c.sq.keep(b) {
+				p[k] = ' '
+				if !isSpace(b) || c.sq.str {
+					p[k] = b
+				}
+				k++
+			}
+		}
+		if k > 0 || err != nil || n == 0 {
+			return k, err
 		}
 	}
-	c.n += int64(n)
-	return n, err
 }
 
-// position is the 1-based line and column of a byte offset.
-func (c *countingReader) position(at int64) (line, col int) {
-	i := sort.Search(len(c.starts), func(i int) bool { return c.starts[i] > at })
-	start := int64(0)
-	if i > 0 {
-		start = c.starts[i-1]
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// squeezer decides, byte by byte, what the decoder gets: every byte of a
+// string, and of the whitespace outside strings the first of each run
+// (as a space).
+type squeezer struct {
+	str, esc, space bool
+}
+
+func (s *squeezer) keep(b byte) bool {
+	switch {
+	case s.str:
+		switch {
+		case s.esc:
+			s.esc = false
+		case b == '\\':
+			s.esc = true
+		case b == '"':
+			s.str = false
+		}
+		return true
+	case isSpace(b):
+		if s.space {
+			return false
+		}
+		s.space = true
+		return true
 	}
-	return i + 1, int(at-start) + 1
+	s.space = false
+	s.str = b == '"'
+	return true
+}
+
+// place is name:line:col (1-based) of the input byte the decoder saw at
+// offset off, or name (byte N) when the input cannot be read again.
+func (c *countingReader) place(name string, off int64) string {
+	if c.at == nil {
+		return fmt.Sprintf("%s (byte %d)", name, off+1)
+	}
+	var sq squeezer
+	line, start, seen := 1, int64(0), int64(0) // seen: bytes the decoder got
+	buf := make([]byte, 32<<10)
+	pos := int64(0)
+	for seen < off {
+		n, err := c.at.ReadAt(buf, pos)
+		i := 0
+		for ; i < n && seen < off; i++ {
+			if sq.keep(buf[i]) {
+				seen++
+			}
+			if buf[i] == '\n' {
+				line++
+				start = pos + int64(i) + 1
+			}
+		}
+		pos += int64(i)
+		if i < n || err != nil || n == 0 {
+			break
+		}
+	}
+	// pos is the input byte the decoder saw as byte off, or the first
+	// byte of a squeezed run after it.
+	return fmt.Sprintf("%s:%d:%d", name, line, pos-start+1)
 }
 
 // burndown is the history in time order; the census being written is

@@ -3,6 +3,7 @@ package census
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -93,4 +94,45 @@ func FuzzReadSnapshot(f *testing.F) {
 			t.Errorf("snapshot %+v from %q", s, doc)
 		}
 	})
+}
+
+// A history file of many lines is read in memory that does not grow with
+// its lines (40 MB of newlines used to keep 1.5 GB of line starts), and a
+// defect after them is still placed by line and column (issue 24 §3).
+func TestReadSnapshotBoundedMemory(t *testing.T) {
+	const lines = 4 << 20
+	blank := strings.Repeat("\n", lines)
+	var out bytes.Buffer
+	w, err := NewWriter("json", &out, io.Discard, Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.End(&Totals{})
+	for _, c := range []struct {
+		name, doc, place string
+	}{
+		{"valid", blank + out.String(), ""},
+		{"defect", blank + "  {\"version\": x}", "h.json:4194305:"},
+	} {
+		r := strings.NewReader(c.doc)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := ReadSnapshot(r, "h.json")
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
+			t.Errorf("%s: reading %d blank lines allocated %d bytes", c.name, lines, alloc)
+		}
+		switch {
+		case c.place == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.place != "" && (err == nil || !strings.HasPrefix(err.Error(), c.place)):
+			t.Errorf("%s: %v, want it at %s", c.name, err, c.place)
+		}
+	}
+	// A reader that cannot be read again gives the byte.
+	_, err = ReadSnapshot(io.MultiReader(strings.NewReader("\n\n{x")), "h.json")
+	if err == nil || !strings.HasPrefix(err.Error(), "h.json (byte ") {
+		t.Errorf("%v", err)
+	}
 }

@@ -3,7 +3,6 @@ package census
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"sort"
@@ -125,9 +124,8 @@ func bump(m map[string]*perStatus, key string, i int) {
 	c[i]++
 }
 
-// esc makes input text safe in HTML and SVG: controls and bidirectional
-// characters as Go escapes (report.Escape), then markup escaped.
-func esc(s string) string { return html.EscapeString(report.Escape(s)) }
+// esc makes input text safe in HTML and SVG (report.Markup).
+func esc(s string) string { return report.Markup(s) }
 
 // statusStyle is how a status is drawn: an Okabe-Ito colour and a
 // pattern (for grayscale and print), a marker for the burndown.

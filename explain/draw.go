@@ -3,7 +3,6 @@ package explain
 import (
 	"bufio"
 	"fmt"
-	"html"
 	"io"
 	"math"
 	"strings"
@@ -32,9 +31,8 @@ const (
 	colourModel = "#0072B2"
 )
 
-// esc makes input text safe in HTML and SVG (and XML): controls and
-// bidirectional characters as Go escapes, then markup escaped.
-func esc(s string) string { return html.EscapeString(report.Escape(s)) }
+// esc makes input text safe in HTML and SVG (and XML): report.Markup.
+func esc(s string) string { return report.Markup(s) }
 
 // clip shortens s to n runes for a line of the drawing (the page shows it
 // whole).
@@ -192,7 +190,7 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 	}
 	tl.legend(w, legendY, font)
 	for i, line := range wrapped {
-		fmt.Fprintf(w, `<text class="caption" x="10" y="%.0f" font-size="12" %s>%s</text>`+"\n", legendY+44+float64(i)*18, font, html.EscapeString(line))
+		fmt.Fprintf(w, `<text class="caption" x="10" y="%.0f" font-size="12" %s>%s</text>`+"\n", legendY+44+float64(i)*18, font, esc(line))
 	}
 	fmt.Fprintln(w, `</svg>`)
 }

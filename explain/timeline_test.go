@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/plan"
@@ -107,4 +108,89 @@ func TestTimelineSVGHostileName(t *testing.T) {
 			}
 		}
 	}
+}
+
+// xmlChar reports whether r is a character of XML 1.0 (its Char
+// production).
+func xmlChar(r rune) bool {
+	return r == 0x9 || r == 0xa || r == 0xd || r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
+}
+
+// checkMarkup fails unless the SVG parses as XML and neither document
+// holds a byte or character that XML 1.0 forbids.
+func checkMarkup(t *testing.T, tl *Timeline) {
+	t.Helper()
+	for name, write := range map[string]func(io.Writer, *Timeline) error{"svg": WriteSVG, "html": WriteHTML} {
+		var out bytes.Buffer
+		if err := write(&out, tl); err != nil {
+			t.Fatal(err)
+		}
+		b := out.Bytes()
+		for len(b) > 0 {
+			r, n := utf8.DecodeRune(b)
+			if r == utf8.RuneError && n == 1 || !xmlChar(r) {
+				t.Fatalf("%s of %q holds %q, which XML 1.0 forbids", name, tl.Task, b[:n])
+			}
+			b = b[n:]
+		}
+		if name == "svg" {
+			dec := xml.NewDecoder(&out)
+			for {
+				if _, err := dec.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("svg of %q is not XML: %v", tl.Task, err)
+				}
+			}
+		}
+	}
+}
+
+// Every class of character XML 1.0 forbids, in a task name and in the
+// other text the drawing shows: the SVG still parses as XML (issue 24
+// §3: U+FFFE and U+FFFF used to be copied as they were).
+func TestTimelineSVGForbiddenCharacters(t *testing.T) {
+	at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC)
+	m := load(t, "../fixtures/catalog", "acmeCo/warehouse/materialize-iceberg")
+	base := TimelineOf(m, planner(at), at, 2)
+	for class, s := range map[string]string{
+		"C0 control":        "a\x01\x0b\x0c\x1fb",
+		"U+FFFE":            "acmeCo/\ufffe/x",
+		"U+FFFF":            "acmeCo/\uffff/x",
+		"lone surrogate":    "acmeCo/\xed\xa0\x80/x",
+		"invalid UTF-8":     "acmeCo/\xff\xfe/x",
+		"truncated UTF-8":   "acmeCo/\xe2\x82",
+		"C1 and DEL":        "a\u0085\u009f\x7fb",
+		"markup":            `<a href="x">&amp;</a>]]>`,
+		"bidi and newlines": "a\u202e\r\n\tb",
+	} {
+		tl := base
+		tl.Task, tl.File, tl.Image, tl.Holds = s, s, s, s
+		t.Run(class, func(t *testing.T) { checkMarkup(t, &tl) })
+	}
+}
+
+// FuzzTimelineSVGName: whatever the task name, the SVG parses as XML and
+// neither document holds a character XML forbids.
+func FuzzTimelineSVGName(f *testing.F) {
+	at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC)
+	inputs, err := catalog.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
+	if err != nil {
+		f.Fatal(err)
+	}
+	var m *catalog.Materialization
+	for _, mm := range catalog.Load(inputs, catalog.DefaultOptions()).Materializations {
+		if mm.Name == "acmeCo/warehouse/materialize-iceberg" {
+			m = mm
+		}
+	}
+	base := TimelineOf(m, planner(at), at, 1)
+	for _, s := range []string{"acmeCo/x", "\ufffe", "\uffff", "\xed\xa0\x80", "\x00", "<&>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		tl := base
+		tl.Task = name
+		checkMarkup(t, &tl)
+	})
 }

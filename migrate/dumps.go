@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/estuary/schedtool/catalog"
@@ -19,8 +20,11 @@ import (
 func (r *runner) dumps(inputs []catalog.Input) error {
 	var outFile *groupwrite.Stream
 	var pub *pubTree
+	// What is written from stored specs holds their plaintext config
+	// values: it is created with the narrowest mode of the dumps read.
+	mode := dumpMode(inputs)
 	if r.opts.Mode == OutTree {
-		pub = newPubTree(r.opts.Out)
+		pub = newPubTree(r.opts.Out, mode)
 		pub.force = r.opts.Force
 		// Names that differ only in case would be one file on macOS or
 		// Windows: found before anything is written, neither is written.
@@ -32,7 +36,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	}
 	if r.opts.Mode == OutFile {
 		var err error
-		if outFile, err = groupwrite.CreateStream(r.opts.Out, r.opts.Hooks); err != nil {
+		if outFile, err = groupwrite.CreateStream(r.opts.Out, mode, r.opts.Hooks); err != nil {
 			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 	}
@@ -236,4 +240,23 @@ func (r *runner) commitTree(pub *pubTree) {
 type Publish struct {
 	Each string `json:"each"` // one task per draft (<name> is the catalog name)
 	All  string `json:"all"`  // every task in one publication
+}
+
+// dumpMode is the mode of the files written from the dump inputs: the
+// narrowest of theirs (each read and write bit for group and others that
+// every dump file has), always readable and writable by its owner and
+// never executable; 0600 for standard input and a database, which have no
+// mode to follow.
+func dumpMode(inputs []catalog.Input) fs.FileMode {
+	mode := fs.FileMode(0o066)
+	for _, in := range inputs {
+		switch {
+		case in.Dump == "":
+		case in.DB != "" || in.Arg == "-":
+			mode = 0
+		default:
+			mode &= inputMode(in.Dump) // 0600 for "-"
+		}
+	}
+	return mode | 0o600
 }

@@ -13,13 +13,18 @@ var written atomic.Int64
 // Written is the number of files written so far (see groupwrite.OnSignal).
 func Written() int64 { return written.Load() }
 
-// SignalName is SIGINT or SIGTERM (or the signal's own name).
+// SignalName is SIGINT, SIGTERM, SIGHUP or SIGQUIT (or the signal's own
+// name).
 func SignalName(sig os.Signal) string {
 	switch sig {
 	case os.Interrupt:
 		return "SIGINT"
 	case syscall.SIGTERM:
 		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
 	}
 	return sig.String()
 }

@@ -5,13 +5,10 @@
 package migrate
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -23,14 +20,12 @@ import (
 // tests).
 var copyInMemory int64 = 8 << 20
 
-// putGroup writes one group of output files, each with its input's mode:
-// an output file that is not there yet is first created empty with that
-// mode, which the group writer keeps, so that a copy of a private file
-// (a sealed config, 0600) is never readable by more people than its
-// input, not even for a moment. Such an empty file is removed again when
-// the group is not written.
+// putGroup writes one group of output files, each with its input's mode
+// (Put.Mode, narrowed by the umask): the group writer creates each file
+// with that mode from its first byte, so that a copy of a private file (a
+// sealed config, 0600) is never readable by more people than its input,
+// not even for a moment.
 func (r *runner) putGroup(g group, puts []*Put, mode map[string]fs.FileMode) {
-	var created []string
 	for _, p := range puts {
 		if g.err != "" {
 			break
@@ -40,24 +35,10 @@ func (r *runner) putGroup(g group, puts []*Put, mode map[string]fs.FileMode) {
 			break
 		}
 		if m, ok := mode[p.Path]; ok {
-			made, err := chmodNoFollow(p.Path, m, m != 0o644)
-			if made {
-				created = append(created, p.Path)
-			}
-			if err != nil {
-				g.err = err.Error()
-			}
+			p.Mode = m
 		}
 	}
-	failed, untouched := r.sum.Failed, r.sum.Untouched
 	r.writeGroup(g, puts)
-	if r.sum.Failed != failed || r.sum.Untouched != untouched {
-		for _, p := range created {
-			if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
-				os.Remove(p)
-			}
-		}
-	}
 }
 
 // copyFile writes one file of the tree that the migration does not
@@ -102,9 +83,8 @@ func (r *runner) copyFile(c catalog.TreeFile, dst string) {
 }
 
 // stream copies a large file through the writer's stream (a temp file
-// beside dst, renamed into place complete), then gives it its mode. The
-// stream writes its file 0644, so a large file whose mode is narrower is
-// readable by others between the rename and the chmod.
+// beside dst, created with the input's mode and renamed into place
+// complete): never readable by more people than its input.
 func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 	if r.stopped != nil {
 		r.sum.Untouched++
@@ -116,7 +96,7 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 	err := mkdirBelow(r.opts.Out, filepath.Dir(dst))
 	var s *groupwrite.Stream
 	if err == nil {
-		s, err = groupwrite.CreateStream(dst, r.opts.Hooks)
+		s, err = groupwrite.CreateStream(dst, mode, r.opts.Hooks)
 	}
 	if err == nil {
 		if _, err = io.Copy(s, src); err != nil {
@@ -124,9 +104,6 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 		} else {
 			err = s.Commit()
 		}
-	}
-	if err == nil && mode != 0o644 {
-		_, err = chmodNoFollow(dst, mode, false)
 	}
 	if err != nil {
 		r.fail(dst, err.Error())
@@ -138,44 +115,12 @@ func (r *runner) stream(src io.Reader, dst string, mode fs.FileMode) {
 	}
 }
 
-// inputMode is the permission bits of a file read (0644 when it cannot
-// be had: standard input, a file gone since).
+// inputMode is the permission bits of a file read; 0600 when they
+// cannot be had (standard input, a file gone since): what is unknown may
+// be private.
 func inputMode(path string) fs.FileMode {
-	if st, err := os.Stat(path); err == nil {
+	if st, err := os.Stat(path); err == nil && path != "-" {
 		return st.Mode().Perm()
 	}
-	return 0o644
-}
-
-// chmodNoFollow gives the regular file at path the mode, never through a
-// symlink; with create, a missing file is created empty (made), without
-// it a missing file is left missing.
-func chmodNoFollow(path string, mode fs.FileMode, create bool) (made bool, err error) {
-	flags := os.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
-	var f *os.File
-	if create {
-		f, err = os.OpenFile(path, flags|os.O_CREATE|os.O_EXCL, 0o600)
-		made = err == nil
-	}
-	if !made {
-		f, err = os.OpenFile(path, flags, 0)
-	}
-	if err != nil {
-		if !create && errors.Is(err, fs.ErrNotExist) {
-			return false, nil
-		}
-		if errors.Is(err, syscall.ELOOP) {
-			return false, fmt.Errorf("%s is a symlink; schedtool does not write through one", path)
-		}
-		return false, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	return made, err
+	return 0o600
 }

@@ -401,8 +401,9 @@ type pubTree struct {
 	paths   map[string]string // slash path -> the task written there
 	order   []string
 	staged  []staged
-	dirs    []string // directories made for the tree, in order
-	force   bool     // replace a file already there (--force)
+	dirs    []string    // directories made for the tree, in order
+	force   bool        // replace a file already there (--force)
+	mode    fs.FileMode // of every file written (the dumps' own, dumpMode)
 	// clash holds the names that differ from others only in case, which
 	// are not written (CaseClashes).
 	clash map[string][]string
@@ -411,7 +412,9 @@ type pubTree struct {
 // staged is a task's source written to a temp file, not yet in place.
 type staged struct{ tmp, dst string }
 
-func newPubTree(dir string) *pubTree { return &pubTree{dir: dir, paths: map[string]string{}} }
+func newPubTree(dir string, mode fs.FileMode) *pubTree {
+	return &pubTree{dir: dir, mode: mode, paths: map[string]string{}}
+}
 
 // refusal is a task add will not write (its name), as opposed to a
 // write that failed.
@@ -442,7 +445,7 @@ func (p *pubTree) add(name string, spec []byte) (string, error) {
 			return "", existsError(dst)
 		}
 	}
-	tmp, err := stageNew(dst, src)
+	tmp, err := stageNew(dst, src, p.mode)
 	if err != nil {
 		p.dropDirs(made)
 		return "", err
@@ -541,7 +544,7 @@ func (p *pubTree) index() (string, error) {
 		return "", err
 	}
 	dst := filepath.Join(p.dir, "flow.yaml")
-	return dst, createNew(dst, IndexSource(p.order), p.force)
+	return dst, createNew(dst, IndexSource(p.order), p.mode, p.force)
 }
 
 func existsError(dst string) error {
@@ -551,23 +554,24 @@ func existsError(dst string) error {
 // createNew writes a new file at dst, atomically and never over an
 // existing one: a temp file beside it, synced, then put in place (place).
 // The temp file is registered, so a signal removes it.
-func createNew(dst string, data []byte, replace bool) error {
-	tmp, err := stageNew(dst, data)
+func createNew(dst string, data []byte, mode fs.FileMode, replace bool) error {
+	tmp, err := stageNew(dst, data, mode)
 	if err != nil {
 		return err
 	}
 	return place(tmp, dst, replace)
 }
 
-// stageNew writes data to a registered temp file beside dst, synced and
-// with mode 0644, and returns its name; place puts it at dst.
-func stageNew(dst string, data []byte) (string, error) {
+// stageNew writes data to a registered temp file beside dst, created
+// with mode (narrowed by the umask) and synced, and returns its name;
+// place puts it at dst.
+func stageNew(dst string, data []byte, mode fs.FileMode) (string, error) {
 	dir, base := filepath.Split(dst)
-	tmp, err := groupwrite.CreateTemp(dir, base)
+	tmp, err := groupwrite.CreateTemp(dir, base, mode)
 	if err != nil {
 		return "", err
 	}
-	if err := groupwrite.Fill(tmp, data, 0o644); err != nil {
+	if err := groupwrite.Fill(tmp, data); err != nil {
 		groupwrite.DropTemp(tmp.Name())
 		return "", err
 	}

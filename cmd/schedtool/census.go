@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -94,7 +95,7 @@ func (o *censusOptions) Complete(args []string) error {
 		return err
 	}
 	for _, path := range o.history {
-		s, err := readSnapshot(path)
+		s, err := readSnapshot(path, o.maxFileSize)
 		if err != nil {
 			return err
 		}
@@ -120,14 +121,24 @@ func parseNow(now string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// readSnapshot reads one --history file.
-func readSnapshot(path string) (census.Snapshot, error) {
-	f, err := os.Open(path)
+// readSnapshot reads one --history file: a regular file only (a FIFO
+// would block the run; catalog.OpenRegular never opens one), of at most
+// max bytes (--max-file-size), read in constant memory.
+func readSnapshot(path string, max int64) (census.Snapshot, error) {
+	f, st, err := catalog.OpenRegular(path)
 	if err != nil {
-		return census.Snapshot{}, &usageError{"--history: " + err.Error()}
+		return census.Snapshot{}, &usageError{"--history: " + report.Escape(path) + ": " + catalog.Describe(err)}
 	}
 	defer f.Close()
-	s, err := census.ReadSnapshot(f, path)
+	if st.Size() > max {
+		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), catalog.FormatSize(st.Size()), catalog.FormatSize(max))}
+	}
+	// Read no further than the limit, whatever the file does meanwhile;
+	// the file itself gives positions back (ReadAt).
+	s, err := census.ReadSnapshot(struct {
+		io.Reader
+		io.ReaderAt
+	}{io.LimitReader(f, max), f}, path)
 	if err != nil {
 		return census.Snapshot{}, &usageError{"--history " + err.Error()}
 	}

@@ -5,6 +5,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,13 +49,17 @@ func completeExplain(cmd *cobra.Command, c *common) {
 
 // taskNames lists the names of the tasks under paths starting with
 // prefix, sorted; an unreadable PATH offers nothing (completion must
-// not fail loudly).
+// not fail loudly). Completion never reads standard input: it is the
+// terminal, and reading it would block the shell. A "-" PATH offers
+// nothing.
 func (c *common) taskNames(paths []string, prefix string) []string {
+	paths = slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" })
 	if len(paths) == 0 {
 		return nil
 	}
 	opts := c.loadOptions()
 	opts.Select = nil
+	opts.Stdin = nil
 	inputs, err := catalog.Resolve(paths, opts)
 	if err != nil {
 		return nil

@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // complete runs cobra's hidden __complete command in dir and returns the
@@ -57,6 +60,41 @@ func TestCompletion(t *testing.T) {
 			got := strings.Join(complete(t, c.dir, c.args...), " ")
 			if got != c.want {
 				t.Errorf("got %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+// Completing --name with "-" among the PATHs never reads standard input
+// (the terminal, which would block the shell): run with a stdin that
+// never ends, completion still answers (issue 24 §3).
+func TestCompletionNeverReadsStdin(t *testing.T) {
+	catalog, _ := filepath.Abs("../../fixtures/catalog")
+	for _, args := range [][]string{
+		{"__complete", "validate", "-", "--name", ""},
+		{"__complete", "census", "-", catalog, "--name", "acmeCo/lake/materialize-s3"},
+		{"__complete", "explain", "x", "-", "--name", ""},
+	} {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close() // never written: a read blocks until the test ends
+			defer r.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary, args...)
+			cmd.Stdin = r
+			var out bytes.Buffer
+			cmd.Stdout = &out
+			if err := cmd.Run(); ctx.Err() != nil {
+				t.Fatalf("completion blocked reading standard input (killed after 20s)")
+			} else if err != nil {
+				t.Fatalf("%v", err)
+			}
+			if args[1] == "census" && !strings.Contains(out.String(), "acmeCo/lake/materialize-s3-parquet") {
+				t.Errorf("the other PATH's names are not offered:\n%s", out.String())
 			}
 		})
 	}

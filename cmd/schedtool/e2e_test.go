@@ -20,6 +20,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 var binary string
 
 func TestMain(m *testing.M) {
+	if code, ok := pausedChild(); ok {
+		os.Exit(code)
+	}
 	flag.Parse()
 	// Census documents say when they were taken: the same instant in
 	// every test keeps them byte for byte comparable.

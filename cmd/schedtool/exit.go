@@ -27,8 +27,8 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// interruptedError is a run stopped by SIGINT or SIGTERM: exit 130 for
-// SIGINT (the shell's convention), 1 for SIGTERM.
+// interruptedError is a run stopped by SIGINT, SIGTERM, SIGHUP or
+// SIGQUIT: exit 130 for SIGINT (the shell's convention), 1 for the others.
 type interruptedError struct {
 	sig     string
 	written int

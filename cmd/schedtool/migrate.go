@@ -72,8 +72,9 @@ zeroing the connector, so an interruption leaves a task at worst with both
 schedules, which the next run finishes. Files are compared by identity
 (device and inode), not by path. --out never names an input, never writes
 through a symlink, and refuses an existing file or a non-empty directory
-unless --force. SIGINT or SIGTERM finishes or undoes the group being
-written, removes every temp file, and exits 130 (SIGINT) or 1 (SIGTERM).
+unless --force. SIGINT, SIGTERM, SIGHUP (the terminal or ssh session
+closing) or SIGQUIT finishes or undoes the group being written, removes
+every temp file, and exits 130 (SIGINT) or 1 (the others).
 
 Stored specs (live_specs dumps) carry expectPubId on each migrated spec (its
 row's last_pub_id as 16 hex digits) so publishing them cannot overwrite a
@@ -220,7 +221,7 @@ func (o *migrateOptions) chooseMode() error {
 			trees++
 		}
 	}
-	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out, Force: o.force, Limit: o.limit}
+	o.run = migrate.RunOptions{Load: o.loadOptions(), Format: o.output, Quiet: o.quiet, Out: o.out, Force: o.force, Limit: o.limit, Hooks: writeHooks}
 	switch {
 	case o.write && dumps > 0:
 		return &usageError{"--write does not rewrite a live_specs dump in place; use --out FILE to write its migrated rows"}
@@ -446,14 +447,23 @@ func (o *migrateOptions) Run() error {
 	return nil
 }
 
-// handleSignals makes SIGINT and SIGTERM finish or undo the group being
+// interruptSignals are the signals that end a write run cleanly: SIGHUP
+// is the terminal or ssh session closing, SIGQUIT a user's ^\; each is
+// handled as SIGTERM is.
+var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// writeHooks are the group writer's fault hooks of a run; the zero value
+// (none) outside the tests, which set them to pause a write.
+var writeHooks groupwrite.Hooks
+
+// handleSignals makes interruptSignals finish or undo the group being
 // written and leave no temp file (docs/behaviour.md §7): outside a group's renames the
 // process ends at once, its temp files removed; during them the group
 // finishes and the run stops after it. stop ends the handling.
 func (o *migrateOptions) handleSignals() (stop func()) {
 	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, interruptSignals...)
 	done := make(chan struct{})
 	go func() {
 		select {

@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -260,11 +262,11 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		if c.cpuprofile == "" {
 			return nil
 		}
-		f, err := os.Create(c.cpuprofile)
+		f, err := groupwrite.CreateStream(c.cpuprofile, 0o644, groupwrite.Hooks{})
 		if err != nil {
 			return &usageError{"--cpuprofile: " + err.Error()}
 		}
-		c.stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+		c.stopProfile = func() { pprof.StopCPUProfile(); f.Commit() }
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
@@ -334,7 +336,7 @@ func (s *spool) Write(p []byte) (int, error) {
 		return s.mem.Write(p)
 	}
 	if s.file == nil {
-		f, err := os.CreateTemp("", "schedtool-stdout-*")
+		f, err := safefile.CreateTemp("", "schedtool-stdout-*", 0o600)
 		if err != nil {
 			s.err = fmt.Errorf("holding standard output back: %w", err)
 			return 0, s.err

@@ -18,9 +18,10 @@ type Stream struct {
 	err   error
 }
 
-// CreateStream starts writing path (a temp file beside it until Commit).
-// path must not be a symlink.
-func CreateStream(path string, h Hooks) (*Stream, error) {
+// CreateStream starts writing path (a temp file beside it until Commit),
+// created with mode (narrowed by the umask) from its first byte; it keeps
+// that mode, whatever file it replaces. path must not be a symlink.
+func CreateStream(path string, mode fs.FileMode, h Hooks) (*Stream, error) {
 	if st, err := os.Lstat(path); err == nil && (st.Mode()&fs.ModeSymlink != 0 || !st.Mode().IsRegular()) {
 		return nil, fmt.Errorf("%s is a symlink or not a regular file; schedtool does not write through one", path)
 	}
@@ -31,7 +32,7 @@ func CreateStream(path string, h Hooks) (*Stream, error) {
 	if err := h.step("create", path); err != nil {
 		return nil, err
 	}
-	tmp, err := CreateTemp(dir, base)
+	tmp, err := CreateTemp(dir, base, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -68,9 +69,6 @@ func (o *Stream) Commit() error {
 		if err = o.hooks.step("sync", o.path); err == nil {
 			err = o.tmp.Sync()
 		}
-	}
-	if err == nil {
-		err = o.tmp.Chmod(0o644)
 	}
 	if cerr := o.tmp.Close(); err == nil {
 		if err = o.hooks.step("close", o.path); err == nil {

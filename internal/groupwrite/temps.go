@@ -1,9 +1,12 @@
 package groupwrite
 
 import (
-	"github.com/estuary/schedtool/catalog"
+	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/safefile"
 )
 
 // intr is what a signal needs to know about the writes in flight: every
@@ -25,12 +28,14 @@ func withTemps(f func() error) error {
 }
 
 // CreateTemp creates and registers a temp file beside base in dir, in
-// one step, so that a signal never misses one.
-func CreateTemp(dir, base string) (*os.File, error) {
+// one step, so that a signal never misses one. It is created with mode
+// (narrowed by the umask) from its first byte (safefile.CreateTemp): a
+// temp file is never readable by more people than the file it becomes.
+func CreateTemp(dir, base string, mode fs.FileMode) (*os.File, error) {
 	var f *os.File
 	err := withTemps(func() error {
 		var err error
-		if f, err = os.CreateTemp(dir, tempPattern(base)); err == nil {
+		if f, err = safefile.CreateTemp(dir, tempPattern(base), mode); err == nil {
 			intr.temps[f.Name()] = true
 		}
 		return err
@@ -94,7 +99,7 @@ func Interrupted() os.Signal {
 	return intr.pending
 }
 
-// OnSignal handles SIGINT or SIGTERM (the command's signal handler calls
+// OnSignal handles SIGINT, SIGTERM, SIGHUP or SIGQUIT (the command's signal handler calls
 // it). Outside a group's renames, nothing but temp files is in flight: it
 // removes them all and calls exit, with the registry still locked so that
 // no new temp file can appear before the process ends. During a group's

@@ -31,12 +31,16 @@ type Put struct {
 	Path string // as displayed, and as opened
 	Old  []byte // the content read, for a file changed in place; nil for an output file
 	Data []byte // the new content
+	// Mode is an output file's mode (0: 0644), narrowed by the umask; the
+	// file is created with it, and never has a wider one, whatever file
+	// it replaces. A file changed in place keeps its own mode instead.
+	Mode fs.FileMode
 	// Within, when set, are the directories (symlinks resolved) the file
 	// written must resolve inside: the inputs' roots.
 	Within []string
 
 	real   string      // the file written: Path with symlinks resolved (in place), or Path (output)
-	mode   fs.FileMode // kept from the file replaced
+	mode   fs.FileMode // kept from the file replaced (in place), or Mode (output)
 	tmp    string      // the staged new content
 	backup string      // the original, kept for a rollback; "" when there was none
 	// written is the file renamed into place, for a rollback to know it
@@ -144,7 +148,10 @@ func stage(p *Put, h Hooks) error {
 			return err
 		}
 	}
-	p.mode = 0o644
+	p.mode = p.Mode.Perm()
+	if p.mode == 0 {
+		p.mode = 0o644
+	}
 	st, err := os.Lstat(p.real)
 	switch {
 	case err == nil && st.Mode()&fs.ModeSymlink != 0:
@@ -152,7 +159,9 @@ func stage(p *Put, h Hooks) error {
 	case err == nil && !st.Mode().IsRegular():
 		return errors.New("is not a regular file")
 	case err == nil:
-		p.mode = st.Mode().Perm()
+		if p.Old != nil {
+			p.mode = st.Mode().Perm()
+		}
 	case p.Old != nil || !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
@@ -173,7 +182,7 @@ func stage(p *Put, h Hooks) error {
 	if err := h.step("create", p.Path); err != nil {
 		return err
 	}
-	tmp, err := CreateTemp(dir, base)
+	tmp, err := CreateTemp(dir, base, p.mode)
 	if err != nil {
 		return err
 	}
@@ -187,7 +196,10 @@ func stage(p *Put, h Hooks) error {
 			err = tmp.Sync()
 		}
 	}
-	if err == nil {
+	if err == nil && p.Old != nil {
+		// A file changed in place keeps its mode exactly, umask or not:
+		// set once the content is written, never wider than the file
+		// it replaces.
 		err = tmp.Chmod(p.mode)
 	}
 	if cerr := tmp.Close(); err == nil {
@@ -221,23 +233,31 @@ func keep(p *Put, dir, base string, h Hooks) error {
 			return err
 		}
 	}
-	f, err := CreateTemp(dir, base)
+	f, err := CreateTemp(dir, base, p.mode)
 	if err != nil {
 		return err
 	}
 	p.backup = f.Name()
-	return Fill(f, old, p.mode)
-}
-
-// Fill writes data to the temp file f, syncs it, gives it mode and
-// closes it.
-func Fill(f *os.File, data []byte, mode fs.FileMode) error {
-	_, err := f.Write(data)
+	_, err = f.Write(old)
 	if err == nil {
 		err = f.Sync()
 	}
 	if err == nil {
-		err = f.Chmod(mode)
+		// The original's own mode, set once its content is there.
+		err = f.Chmod(p.mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Fill writes data to the temp file f, syncs it and closes it. Its mode
+// is the one it was created with (CreateTemp).
+func Fill(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr

@@ -136,7 +136,7 @@ func TestStreamFaultAtEveryStep(t *testing.T) {
 				}
 				return nil
 			}}
-			s, err := CreateStream(p, h)
+			s, err := CreateStream(p, 0o644, h)
 			if err == nil {
 				s.Write([]byte("row\n"))
 				err = s.Commit()
