@@ -28,6 +28,9 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			if r.json != nil {
 				r.json.file(f.Path, "refused", f.Err)
 			}
+			if r.opts.Record != nil {
+				r.opts.Record.Group([]*File{f}, f.Err)
+			}
 			continue
 		}
 		r.sum.Files++
@@ -40,6 +43,16 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			} else {
 				r.json.file(f.Path, "pending", "")
 			}
+		}
+	}
+	if r.opts.Mode == DryRun && r.opts.Record != nil {
+		for _, g := range groups(changed) {
+			for _, f := range g.files {
+				if f.Path == "<stdin>" && g.err == "" {
+					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
+				}
+			}
+			r.opts.Record.Group(g.files, g.err)
 		}
 	}
 	switch r.opts.Mode {

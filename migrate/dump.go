@@ -19,6 +19,12 @@ type Row struct {
 	Old     []byte           // the row as read, when it changes
 	New     []byte           // the migrated row, nil when unchanged
 	Spec    []byte           // the migrated row's spec, inside New
+	// Edits are the byte edits of Old that make New, and PubID the
+	// row's last_pub_id as read: what a saved plan keeps of the row.
+	Edits []finding.TextEdit
+	PubID string
+	// SpecStart and SpecEnd are where the spec is in Old.
+	SpecStart, SpecEnd int
 }
 
 // rowPlan decides a stored spec and builds its patches; pub is the
@@ -79,6 +85,8 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 			} else if len(res.Edits) > 0 {
 				out.Old = append([]byte(nil), m.Source.Src...)
 				out.New = res.New
+				out.Edits, out.PubID = res.Edits, m.Row.LastPubID
+				out.SpecStart, out.SpecEnd = m.Spec.Offset, m.Spec.End
 				// Every edit is inside the spec: it grew by what the row grew.
 				out.Spec = res.New[m.Spec.Offset : m.Spec.End+len(res.New)-len(m.Source.Src)]
 			}

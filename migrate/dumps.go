@@ -91,6 +91,9 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			r.sum.Rows++
 			switch r.opts.Mode {
 			case DryRun:
+				if r.opts.Record != nil {
+					r.opts.Record.Row(name, &row)
+				}
 				if r.json != nil {
 					return
 				}

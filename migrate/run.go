@@ -43,6 +43,22 @@ type RunOptions struct {
 	Force bool
 	// Hooks inject faults into the writes (tests); the zero value has none.
 	Hooks groupwrite.Hooks
+	// Record, when set, receives what a dry run would change, to be
+	// saved as a plan (migrate --plan, package savedplan): every task,
+	// every group of changed files in its rename order, every migrated
+	// dump row.
+	Record Recorder
+}
+
+// Recorder receives a dry run's changes (RunOptions.Record).
+type Recorder interface {
+	Task(t *Task)
+	// Group is one group of changed files, in the order they are
+	// renamed; refused says why the group cannot be written ("" when it
+	// can). A file refused alone (File.Err) comes as a group of one.
+	Group(files []*File, refused string)
+	// Row is one migrated row of the dump named dump.
+	Row(dump string, row *Row)
 }
 
 // Summary is what a run did.
@@ -243,6 +259,7 @@ type runner struct {
 	sum     *Summary
 	json    *jsonReport
 	reasons reasons
+	changes changes  // the behaviour changes, for the diff format's summary
 	wrote   []string // the files written, for the listing
 	defers  []string
 	moreDef int
@@ -302,6 +319,12 @@ func (r *runner) task(t *Task) {
 	}
 	if r.json != nil {
 		r.json.task(t)
+	}
+	if t.Action == string(plan.Migrate) {
+		r.changes.add(t)
+	}
+	if r.opts.Record != nil {
+		r.opts.Record.Task(t)
 	}
 }
 

@@ -58,6 +58,11 @@ func (r *runner) summary() {
 		r.note("written: %s", report.Escape(p))
 	}
 	fmt.Fprintln(r.errw, line)
+	if r.json == nil {
+		if text := ChangeLines(r.changes.list()); text != "" {
+			r.note("%s", text)
+		}
+	}
 	if r.opts.Mode == OutTree {
 		if p := r.published; p != nil {
 			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))

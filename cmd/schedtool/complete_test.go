@@ -45,7 +45,7 @@ func TestCompletion(t *testing.T) {
 		{"validate -o", "", []string{"validate", "-o", ""}, "text json sarif github"},
 		{"validate --fail-on", "", []string{"validate", "--fail-on", ""}, "error warning info"},
 		{"census -o", "", []string{"census", "-o", ""}, "table wide json csv markdown html"},
-		{"migrate -o", "", []string{"migrate", "-o", ""}, "diff json"},
+		{"migrate -o", "", []string{"migrate", "-o", ""}, "diff json markdown"},
 		{"migrate --absent", "", []string{"migrate", "--absent", ""}, "preserve drop"},
 		{"migrate --resolve", "", []string{"migrate", "--resolve", ""}, "model connector"},
 		{"explain -o", "", []string{"explain", "-o", ""}, "text json html svg"},

@@ -1,23 +1,28 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/savedplan"
 )
 
 type migrateOptions struct {
@@ -36,6 +41,9 @@ type migrateOptions struct {
 	enableV2      bool
 	limitSet      func() bool
 	changed       func(flag string) bool
+	planFile      string
+	// flagsSet are the flags given, by name, for a saved plan.
+	flagsSet func() map[string]string
 
 	paths    []string
 	inputs   []catalog.Input
@@ -63,7 +71,15 @@ sinks skipped (without --zero-file-sinks), in every mode, --write and --out
 too; 0 when everything the run was asked to do is done. --write applies the
 changes in place, atomically; --out DIR writes the migrated tree elsewhere.
 Each file written is listed on standard error (written: PATH), before the
-summary line; -q keeps the summary line alone.
+summary line; -q keeps the summary line alone. The summary is followed by
+the behaviour changes (the jitter seed moving to the tenant, backfills now
+paced, timezone quirks), one line each with its number of tasks.
+
+--plan FILE saves the dry run as a plan instead of printing the diff: the
+exact edits, each input's SHA-256, every task's report, a digest.
+schedtool show renders it, schedtool apply writes exactly it (refusing a
+group whose files changed since). -o markdown renders the dry run as a
+pull-request body, in parts under GitHub's 65,536 characters.
 
 A task's pacing is never lost: the files one migration touches (a source,
 its config file, a shared or sealed config) are written together, all or
@@ -117,10 +133,14 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
   schedtool migrate --write --limit 50 --prefix acmeCo/prod/ catalog/
 
   # Prove each migrated schedule commits when the old one did
-  schedtool migrate --verify -o json fixtures/catalog`,
+  schedtool migrate --verify -o json fixtures/catalog
+
+  # Plan a wave for review, then write exactly what was reviewed
+  schedtool migrate --plan wave.plan -o markdown fixtures/catalog > pr-body.md
+  schedtool apply wave.plan`,
 		Args: wrapArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.write || o.out != "" {
+			if o.write || o.out != "" || o.planFile != "" {
 				// From the start: a signal while the inputs are read
 				// must not kill the process without its summary.
 				stop := o.handleSignals()
@@ -139,8 +159,10 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
-	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff or json")
-	completeValues(cmd, "output", "diff", "json")
+	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
+	completeValues(cmd, "output", "diff", "json", "markdown")
+	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the edits, each input's SHA-256, every task's report; schedtool apply writes exactly it, schedtool show renders it")
+	o.flagsSet = func() map[string]string { return planFlags(cmd) }
 	completeValues(cmd, "absent", "preserve", "drop")
 	completeValues(cmd, "resolve", "model", "connector")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
@@ -199,9 +221,19 @@ func (o *migrateOptions) Validate() error {
 		return &usageError{fmt.Sprintf("--limit %d: give a number of tasks, at least 1", o.limit)}
 	}
 	switch o.output {
-	case "diff", "json":
+	case "diff", "json", "markdown":
 	default:
-		return &usageError{fmt.Sprintf("-o %q: must be diff or json", o.output)}
+		return &usageError{fmt.Sprintf("-o %q: must be diff, json or markdown", o.output)}
+	}
+	if o.changed != nil && o.changed("plan") && strings.TrimSpace(o.planFile) == "" {
+		return &usageError{"--plan: an empty path names nothing; give the plan file to write"}
+	}
+	if (o.planFile != "" || o.output == "markdown") && (o.write || o.out != "") {
+		what := "--plan"
+		if o.planFile == "" {
+			what = "-o markdown"
+		}
+		return &usageError{what + " is a dry run that saves or renders the plan: --write and --out exclude it (schedtool apply PLAN writes a saved plan)"}
 	}
 	if o.write && o.out != "" {
 		return &usageError{"--write and --out exclude each other: --write changes the files in place, --out writes elsewhere"}
@@ -393,17 +425,38 @@ func (o *migrateOptions) Run() error {
 	if err := o.chooseMode(); err != nil {
 		return err
 	}
+	if err := o.checkPlanFile(); err != nil {
+		return err
+	}
 	out := o.Out
-	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" {
+	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" && o.planFile == "" {
 		dc := &diffColor{w: o.Out}
 		defer dc.Close()
 		out = dc
+	}
+	var rec *savedplan.Recorder
+	var diff bytes.Buffer
+	if o.planFile != "" || o.output == "markdown" {
+		rec = savedplan.NewRecorder(toolVersion(), o.paths, o.flagsSet(), inputRoots(o.inputs))
+		o.run.Record = rec
+		switch o.output {
+		case "markdown":
+			o.run.Format = "diff"
+			out = &diff // the Markdown holds it
+		case "diff":
+			out = io.Discard // the plan instead of the diff
+		}
 	}
 	stop := o.readProgress("migrate", &o.run.Load)
 	sum, err := o.migrator.Run(o.inputs, o.run, out, o.Err)
 	stop()
 	if err != nil {
 		return err
+	}
+	if rec != nil {
+		if err := o.savePlan(rec, sum, diff.Bytes()); err != nil {
+			return err
+		}
 	}
 	if sum.Interrupted != "" {
 		return &interruptedError{sig: sum.Interrupted, written: sum.Written}
@@ -479,4 +532,80 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 		signal.Stop(sigs)
 		close(done)
 	}
+}
+
+// savePlan writes the plan a dry run recorded (--plan FILE), and its
+// Markdown (-o markdown) to standard output.
+func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary, diff []byte) error {
+	rec.Plan.Summary = sum
+	if o.planFile != "" {
+		if err := rec.Plan.Write(o.planFile); err != nil {
+			return fmt.Errorf("--plan %s: %w", o.planFile, err)
+		}
+		if !o.quiet {
+			fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
+				report.Escape(o.planFile), rec.Plan.Digest, report.Escape(o.planFile), report.Escape(o.planFile))
+		}
+	} else if _, err := rec.Plan.Marshal(); err != nil { // its digest, which the Markdown names
+		return err
+	}
+	if o.output == "markdown" {
+		return writeParts(o.Out, savedplan.Markdown(rec.Plan, diff, savedplan.CommentLimit))
+	}
+	return nil
+}
+
+// writeParts writes the parts of a Markdown body one after the other
+// (each after the first begins with its part marker line).
+func writeParts(w io.Writer, parts []string) error {
+	for _, p := range parts {
+		if _, err := io.WriteString(w, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planFlags are the flags set on migrate's command line that shape the
+// plan (selectors, --limit, --resolve, --absent, ...), by name; the
+// output and the plan file aside.
+func planFlags(cmd *cobra.Command) map[string]string {
+	out := map[string]string{}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		switch f.Name {
+		case "plan", "output", "quiet", "color", "cpuprofile":
+			return
+		}
+		out[f.Name] = f.Value.String()
+	})
+	return out
+}
+
+// inputRoots are the inputs' roots, once each.
+func inputRoots(inputs []catalog.Input) []string {
+	var out []string
+	for _, in := range inputs {
+		if in.Root != "" && !slices.Contains(out, in.Root) {
+			out = append(out, in.Root)
+		}
+	}
+	return out
+}
+
+// checkPlanFile refuses a --plan FILE that is one of the inputs (by
+// identity): writing the plan would replace it.
+func (o *migrateOptions) checkPlanFile() error {
+	if o.planFile == "" {
+		return nil
+	}
+	id, ok := catalog.Identify(o.planFile)
+	if !ok {
+		return nil
+	}
+	for _, p := range o.inputFiles() {
+		if pid, ok := catalog.Identify(p); ok && pid == id {
+			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
+		}
+	}
+	return nil
 }

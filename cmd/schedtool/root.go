@@ -270,7 +270,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		return pprof.StartCPUProfile(f)
 	}
 	root.PersistentPostRun = func(cmd *cobra.Command, args []string) { c.stop() }
-	root.AddCommand(newValidate(c), newMigrate(c), newCensus(c), newExplain(c), newSchema(c))
+	root.AddCommand(newValidate(c), newMigrate(c), newApply(c), newShow(c), newCensus(c), newExplain(c), newSchema(c))
 	completeCommon(root, c)
 	return root
 }

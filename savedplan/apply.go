@@ -1,0 +1,588 @@
+package savedplan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/report"
+)
+
+// ApplyOptions are apply's choices.
+type ApplyOptions struct {
+	// Check says what would happen and writes nothing.
+	Check bool
+	// AllOrNothing writes nothing when any group or row is refused.
+	AllOrNothing bool
+	// Out is the file the migrated rows of the plan's dumps go to, or
+	// the directory a plan of catalog files writes its migrated tree
+	// under, as migrate --out DIR (Inputs are then the plan's PATHs).
+	Out    string
+	Inputs []catalog.Input
+	// RowsTree writes a plan's stored specs as a publishable tree under
+	// Out (one source per task), as migrate --out DIR does, instead of
+	// the rows to the file Out.
+	RowsTree bool
+	Force    bool
+	Quiet    bool
+	// Load reads the dumps again (their limits).
+	Load catalog.Options
+	// Hooks inject faults into the writes (tests).
+	Hooks groupwrite.Hooks
+}
+
+// Outcome is what apply did, or would do (--check).
+type Outcome struct {
+	Groups  int `json:"groups"`
+	Rows    int `json:"rows"`
+	Written int `json:"written"` // files (or rows) written, or that would be
+	Applied int `json:"applied"` // files that already hold the planned result
+	Changed int `json:"changed"` // files or rows refused: changed since the plan
+	Refused int `json:"refused"` // files of groups the plan itself refused
+	Failed  int `json:"failed"`  // files that could not be written
+	// Untouched are the files a signal left as they were, and Interrupted
+	// that signal.
+	Untouched   int    `json:"untouched,omitempty"`
+	Interrupted string `json:"interrupted,omitempty"`
+	Review      int    `json:"review"` // tasks the plan left to a person
+	// publish is how to publish the tree apply --out DIR wrote from
+	// stored specs.
+	publish *migrate.Publish
+}
+
+// state of one planned file against the disk.
+type state struct {
+	f    *File
+	cur  []byte
+	what string // "pending", "applied" or "changed"
+	why  string // what changed
+}
+
+func look(f *File) state {
+	s := state{f: f}
+	st, err := os.Lstat(f.Path)
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		// migrate read it through the link: so does apply.
+		st, err = os.Stat(f.Path)
+	}
+	if err == nil && !st.Mode().IsRegular() {
+		err = errors.New("is not a regular file")
+	}
+	if err == nil {
+		s.cur, err = os.ReadFile(f.Path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			s.what, s.why = "changed", "changed since the plan: the file no longer exists"
+		} else {
+			s.what, s.why = "changed", "cannot be read: "+err.Error()
+		}
+		return s
+	}
+	switch h := Hash(s.cur); {
+	case h == f.SHA256:
+		s.what = "pending"
+	case f.Result != "" && h == f.Result:
+		s.what = "applied"
+	default:
+		s.what = "changed"
+		s.why = changedText(f.Size, f.SHA256, s.cur, h) + editLines(f.Edits)
+	}
+	return s
+}
+
+// changedText says how the bytes now differ from those planned on.
+func changedText(size int, sum string, cur []byte, h string) string {
+	return fmt.Sprintf("changed since the plan: %d bytes now, %d when planned (sha256 %s now, %s planned), and it does not hold the planned result either", len(cur), size, short(h), short(sum))
+}
+
+// editLines says where the plan edits a file: where to look for what
+// changed.
+func editLines(es []Edit) string {
+	var lines []string
+	for _, e := range es {
+		l := fmt.Sprint(e.Line)
+		if n := len(lines); e.Line > 0 && (n == 0 || lines[n-1] != l) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	if len(lines) > 10 {
+		lines = append(lines[:10], "…")
+	}
+	return fmt.Sprintf("; the plan edits it at %s %s", report.Plural(len(lines), "line", "lines"), strings.Join(lines, ", "))
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// Apply writes the plan's edits: each group of files in place through
+// groupwrite (all or nothing, in the plan's order, locked, a signal
+// finishing the group), and the dumps' migrated rows to opts.Out. It
+// recomputes nothing: a file whose bytes are not those planned on is
+// refused with its group, a group whose files already hold the planned
+// result is already applied. errw gets a line per file and a summary.
+func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
+	o := &Outcome{Groups: len(p.Groups)}
+	for _, t := range p.Tasks {
+		if t.Action == "review" || t.Action == "skip" {
+			o.Review++
+		}
+	}
+	if len(p.Dumps) > 0 && opts.Out == "" {
+		return o, &Error{"the plan holds migrated rows of stored specs, which are not written in place: give --out FILE for the migrated rows"}
+	}
+	if len(p.Groups) > 0 && opts.Out != "" {
+		return applyTree(p, opts, errw, o)
+	}
+	note := func(format string, args ...any) {
+		if !opts.Quiet {
+			fmt.Fprintf(errw, format+"\n", args...)
+		}
+	}
+	roots := realRoots(p.Roots)
+	var states [][]state
+	anyChanged := false
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		ss := make([]state, len(g.Files))
+		for i := range g.Files {
+			ss[i] = look(&g.Files[i])
+			if ss[i].what == "changed" {
+				anyChanged = true
+			}
+		}
+		states = append(states, ss)
+	}
+	rows, rowErr := readRows(p, opts)
+	if rowErr != nil {
+		return o, rowErr
+	}
+	for _, r := range rows {
+		if r.why != "" {
+			anyChanged = true
+		}
+	}
+	held := opts.AllOrNothing && anyChanged
+	var wrote []string
+	verb := "not written"
+	if opts.Check {
+		verb = "would not be written"
+	}
+	for gi := range p.Groups {
+		g, ss := &p.Groups[gi], states[gi]
+		var changed *state
+		applied, pending := 0, 0
+		for i := range ss {
+			switch ss[i].what {
+			case "changed":
+				if changed == nil {
+					changed = &ss[i]
+				}
+			case "applied":
+				applied++
+			case "pending":
+				pending++
+			}
+		}
+		switch {
+		case g.Refused != "":
+			for _, s := range ss {
+				o.Refused++
+				fmt.Fprintf(errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", report.Escape(s.f.Path), verb, report.Escape(g.Refused))
+			}
+		case changed != nil:
+			for _, s := range ss {
+				o.Changed++
+				if s.what == "changed" {
+					fmt.Fprintf(errw, "schedtool: %s: %s: %s; plan again and review the new plan\n", report.Escape(s.f.Path), verb, report.Escape(s.why))
+				} else {
+					fmt.Fprintf(errw, "schedtool: %s: %s: written together with %s, which changed since the plan\n", report.Escape(s.f.Path), verb, report.Escape(changed.f.Path))
+				}
+			}
+		case pending == 0:
+			for _, s := range ss {
+				o.Applied++
+				note("already applied: %s", report.Escape(s.f.Path))
+			}
+		case held:
+			for _, s := range ss {
+				o.Untouched++
+				fmt.Fprintf(errw, "schedtool: %s: %s: --all-or-nothing, and another group changed since the plan\n", report.Escape(s.f.Path), verb)
+			}
+		case opts.Check:
+			for _, s := range ss {
+				if s.what == "applied" {
+					o.Applied++
+					note("already applied: %s", report.Escape(s.f.Path))
+				} else {
+					o.Written++
+					note("would write: %s", report.Escape(s.f.Path))
+				}
+			}
+		default:
+			if o.Interrupted != "" {
+				o.Untouched += len(ss)
+				continue
+			}
+			w := writeGroup(ss, roots, opts.Hooks, errw, o)
+			wrote = append(wrote, w...)
+			if sig := groupwrite.Interrupted(); sig != nil {
+				o.Interrupted = migrate.SignalName(sig)
+			}
+		}
+	}
+	if len(p.Dumps) > 0 {
+		if err := writeRows(p, rows, opts, held, errw, o, &wrote); err != nil {
+			return o, err
+		}
+	}
+	for _, w := range wrote {
+		note("written: %s", report.Escape(w))
+	}
+	fmt.Fprintln(errw, o.line(opts.Check))
+	if p := o.publish; p != nil {
+		note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+	}
+	if o.Review > 0 {
+		note("the plan leaves %d %s to a person (needs review or skipped): schedtool show PLAN lists them", o.Review, report.Plural(o.Review, "task", "tasks"))
+	}
+	return o, nil
+}
+
+func (o *Outcome) line(check bool) string {
+	head := "apply"
+	if check {
+		head = "apply --check (nothing written)"
+	}
+	what := fmt.Sprintf("%d %s of files", o.Groups, report.Plural(o.Groups, "group", "groups"))
+	if o.Rows > 0 {
+		what += fmt.Sprintf(", %d dump %s", o.Rows, report.Plural(o.Rows, "row", "rows"))
+	}
+	verb := "written"
+	if check {
+		verb = "would be written"
+	}
+	line := fmt.Sprintf("%s: %s: %d %s, %d already applied", head, what, o.Written, verb, o.Applied)
+	if o.Changed > 0 {
+		line += fmt.Sprintf(", %d refused (changed since the plan)", o.Changed)
+	}
+	if o.Refused > 0 {
+		line += fmt.Sprintf(", %d refused by the plan", o.Refused)
+	}
+	if o.Untouched > 0 {
+		line += fmt.Sprintf(", %d left untouched", o.Untouched)
+	}
+	if o.Failed > 0 {
+		line += fmt.Sprintf(", %d failed", o.Failed)
+	}
+	if o.Interrupted != "" {
+		line += fmt.Sprintf("; interrupted by %s: the group being renamed was finished, no temp file is left", o.Interrupted)
+	}
+	return line
+}
+
+// writeGroup writes the pending files of one group, in the plan's order,
+// through groupwrite; the files already holding their result are left.
+func writeGroup(ss []state, roots []string, h groupwrite.Hooks, errw io.Writer, o *Outcome) []string {
+	var puts []*groupwrite.Put
+	for _, s := range ss {
+		if s.what != "pending" {
+			o.Applied++
+			continue
+		}
+		data, err := Patch(s.cur, s.f.Edits)
+		if err == nil && Hash(data) != s.f.Result {
+			err = errors.New("the planned edits do not give the planned result")
+		}
+		if err != nil {
+			for _, s := range ss {
+				o.Failed++
+				fmt.Fprintf(errw, "schedtool: %s: not written: %v\n", report.Escape(s.f.Path), err)
+			}
+			return nil
+		}
+		puts = append(puts, &groupwrite.Put{Path: s.f.Path, Old: s.cur, Data: data, Within: roots})
+	}
+	if err := groupwrite.WriteGroup(puts, h); err != nil {
+		at := puts[0].Path
+		var ge *groupwrite.GroupError
+		if errors.As(err, &ge) {
+			at = ge.Path
+		}
+		for _, p := range puts {
+			o.Failed++
+			if p.Path == at || len(puts) == 1 {
+				fmt.Fprintf(errw, "schedtool: %s: not written: %s\n", report.Escape(p.Path), report.Escape(err.Error()))
+			} else {
+				fmt.Fprintf(errw, "schedtool: %s: not written: written together with %s, which failed: %s\n", report.Escape(p.Path), report.Escape(at), report.Escape(err.Error()))
+			}
+		}
+		return nil
+	}
+	var out []string
+	for _, p := range puts {
+		o.Written++
+		out = append(out, p.Path)
+	}
+	migrate.AddWritten(len(puts))
+	return out
+}
+
+// realRoots are the roots, absolute with symlinks resolved, that every
+// file written must resolve inside.
+func realRoots(roots []string) []string {
+	var out []string
+	for _, r := range roots {
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				out = append(out, abs)
+			}
+		}
+	}
+	return out
+}
+
+// rowNow is a planned row as the dump holds it now.
+type rowNow struct {
+	dump string
+	row  *Row
+	cur  []byte // the row's bytes now
+	new  []byte // the migrated row
+	why  string // why it is refused
+}
+
+// readRows reads the plan's dumps again and finds each planned row by
+// catalog name: its bytes and last_pub_id must be those planned on.
+func readRows(p *Plan, opts ApplyOptions) ([]rowNow, error) {
+	var out []rowNow
+	for di := range p.Dumps {
+		d := &p.Dumps[di]
+		cur, err := dumpRows(d.Name, opts.Load)
+		if err != nil {
+			return nil, err
+		}
+		for i := range d.Rows {
+			r := &d.Rows[i]
+			now := rowNow{dump: d.Name, row: r}
+			c, ok := cur[r.Name]
+			switch {
+			case !ok:
+				now.why = fmt.Sprintf("%s: no longer in %s", r.Name, d.Name)
+			case c.pubID != r.LastPubID:
+				now.why = fmt.Sprintf("%s: published since the plan: last_pub_id %s now, %s when planned", r.Name, c.pubID, r.LastPubID)
+			case Hash(c.src) != r.SHA256:
+				now.why = fmt.Sprintf("%s: %s", r.Name, changedText(r.Size, r.SHA256, c.src, Hash(c.src)))
+			default:
+				now.cur = c.src
+			}
+			out = append(out, now)
+		}
+	}
+	return out, nil
+}
+
+type dumpRow struct {
+	name  string
+	src   []byte
+	pubID string
+}
+
+// dumpRows reads a dump file's materializations by catalog name.
+func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
+	if name == "-" || name == "<stdin>" || catalog.IsDBURL(name) {
+		return nil, &Error{fmt.Sprintf("%s: the plan's rows came from standard input or a database, which apply cannot read again; plan from a dump file (psql \\copy, flowctl raw get > FILE)", name)}
+	}
+	load.Select = nil
+	inputs, err := catalog.Resolve([]string{name}, load)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]dumpRow{}
+	dopts := catalog.DumpOptions{Options: load}
+	err = catalog.EachDump(inputs, func(r io.Reader, file string) error {
+		return catalog.ScanDump(r, file, dopts, func(rr *catalog.RowResult) *dumpRow {
+			if rr.Mat == nil {
+				return nil
+			}
+			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID}
+		}, func(d *dumpRow) {
+			if d == nil {
+				return
+			}
+			if _, dup := out[d.name]; !dup {
+				out[d.name] = *d
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// writeRows writes the migrated rows to opts.Out, in the plan's order.
+func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Writer, o *Outcome, wrote *[]string) error {
+	var news [][]byte
+	verb := "not written"
+	if opts.Check {
+		verb = "would not be written"
+	}
+	for i := range rows {
+		r := &rows[i]
+		o.Rows++
+		if r.why != "" {
+			o.Changed++
+			fmt.Fprintf(errw, "schedtool: %s:%d: %s: %s; plan again and review the new plan\n", report.Escape(r.dump), r.row.Line, verb, report.Escape(r.why))
+			continue
+		}
+		data, err := Patch(r.cur, r.row.Edits)
+		if err == nil && Hash(data) != r.row.Result {
+			err = errors.New("the planned edits do not give the planned result")
+		}
+		if err != nil {
+			o.Failed++
+			fmt.Fprintf(errw, "schedtool: %s: not written: %v\n", report.Escape(r.row.Name), err)
+			continue
+		}
+		news = append(news, data)
+		r.new = data
+	}
+	if held || len(news) == 0 {
+		o.Untouched += len(news)
+		return nil
+	}
+	if opts.Check {
+		o.Written += len(news)
+		return nil
+	}
+	if opts.RowsTree {
+		return writeRowsTree(p, rows, opts, errw, o, wrote)
+	}
+	s, err := groupwrite.CreateStream(opts.Out, migrate.DumpFileMode(dumpNames(p)), opts.Hooks)
+	if err != nil {
+		return &Error{"--out: " + err.Error()}
+	}
+	for _, n := range news {
+		s.Write(n)
+		s.Write([]byte{'\n'})
+	}
+	if err := s.Commit(); err != nil {
+		o.Failed++
+		return err
+	}
+	o.Written += len(news)
+	*wrote = append(*wrote, opts.Out)
+	migrate.AddWritten(1)
+	return nil
+}
+
+// applyTree writes the migrated tree of a plan of catalog files under
+// opts.Out, as migrate --out DIR does: the whole tree, so every planned
+// input must be as planned (or already hold its result), else nothing is
+// written.
+func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome, error) {
+	var changed []*migrate.File
+	bad := 0
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		for i := range g.Files {
+			s := look(&g.Files[i])
+			switch {
+			case g.Refused != "":
+				o.Refused++
+				fmt.Fprintf(errw, "schedtool: %s: not written: %s (refused when the plan was made)\n", report.Escape(s.f.Path), report.Escape(g.Refused))
+			case s.what == "changed":
+				bad++
+				o.Changed++
+				fmt.Fprintf(errw, "schedtool: %s: %s; plan again and review the new plan\n", report.Escape(s.f.Path), report.Escape(s.why))
+			case s.what == "applied":
+				o.Applied++ // copied as it is: it holds the result
+			default:
+				data, err := Patch(s.cur, s.f.Edits)
+				if err != nil || Hash(data) != s.f.Result {
+					return o, &Error{fmt.Sprintf("%s: the planned edits do not give the planned result", s.f.Path)}
+				}
+				changed = append(changed, &migrate.File{Path: s.f.Path, Old: s.cur, New: data, Edits: textEdits(s.f.Path, s.f.Edits), Tasks: s.f.Tasks, Models: s.f.Models, Zeroes: s.f.Zeroes})
+			}
+		}
+	}
+	if bad > 0 {
+		fmt.Fprintf(errw, "schedtool: nothing written under %s: --out DIR writes the whole tree, and %d %s changed since the plan\n", report.Escape(opts.Out), bad, report.Plural(bad, "input", "inputs"))
+		fmt.Fprintln(errw, o.line(opts.Check))
+		return o, nil
+	}
+	if opts.Check {
+		for _, f := range changed {
+			o.Written++
+			if !opts.Quiet {
+				fmt.Fprintf(errw, "would write: %s (under %s)\n", report.Escape(f.Path), report.Escape(opts.Out))
+			}
+		}
+		fmt.Fprintln(errw, o.line(true))
+		return o, nil
+	}
+	sort.Slice(changed, func(i, j int) bool { return changed[i].Path < changed[j].Path })
+	sum, wrote, err := migrate.WriteTree(opts.Inputs, migrate.RunOptions{Load: opts.Load, Mode: migrate.OutDir, Out: opts.Out, Quiet: opts.Quiet, Hooks: opts.Hooks}, changed, errw)
+	if err != nil {
+		return o, err
+	}
+	o.Written, o.Failed, o.Untouched, o.Interrupted = len(wrote), sum.Failed, sum.Untouched, sum.Interrupted
+	if !opts.Quiet {
+		sort.Strings(wrote)
+		for _, w := range wrote {
+			fmt.Fprintf(errw, "written: %s\n", report.Escape(w))
+		}
+	}
+	fmt.Fprintln(errw, o.line(false))
+	return o, nil
+}
+
+// writeRowsTree writes the migrated specs as a publishable tree under
+// opts.Out (migrate.WriteRowsTree), and says how to publish it.
+func writeRowsTree(p *Plan, rows []rowNow, opts ApplyOptions, errw io.Writer, o *Outcome, wrote *[]string) error {
+	var pubs []migrate.PubRow
+	for _, r := range rows {
+		if r.new == nil {
+			continue
+		}
+		end := r.row.SpecEnd + len(r.new) - len(r.cur)
+		if r.row.SpecStart < 0 || r.row.SpecStart > end || end > len(r.new) {
+			o.Failed++
+			fmt.Fprintf(errw, "schedtool: %s:%d: not written: the plan's spec offsets do not fit the row\n", report.Escape(r.dump), r.row.Line)
+			continue
+		}
+		pubs = append(pubs, migrate.PubRow{Dump: r.dump, Line: r.row.Line, Task: r.row.Name, Spec: r.new[r.row.SpecStart:end]})
+	}
+	sum, w, pub := migrate.WriteRowsTree(pubs, migrate.DumpFileMode(dumpNames(p)), migrate.RunOptions{Mode: migrate.OutTree, Out: opts.Out, Force: opts.Force, Quiet: opts.Quiet, Hooks: opts.Hooks}, errw)
+	o.Written += len(pubs) - sum.Refused - sum.Failed
+	o.Failed += sum.Failed + sum.Refused
+	o.Interrupted = sum.Interrupted
+	*wrote = append(*wrote, w...)
+	o.publish = pub
+	return nil
+}
+
+// dumpNames are the dumps a plan's rows come from.
+func dumpNames(p *Plan) []string {
+	var out []string
+	for _, d := range p.Dumps {
+		out = append(out, d.Name)
+	}
+	return out
+}

@@ -1,0 +1,371 @@
+package savedplan
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/report"
+)
+
+// Diff writes the plan's diff, byte for byte the dry run migrate printed
+// when the plan was made: each input is read again and must hold the
+// bytes planned on (the plan keeps edits, not files). It returns the
+// inputs it could not show, each with why; the others are written.
+func Diff(p *Plan, w io.Writer, load catalog.Options) ([]string, error) {
+	var files []*File
+	for gi := range p.Groups {
+		for fi := range p.Groups[gi].Files {
+			if f := &p.Groups[gi].Files[fi]; f.Result != "" {
+				files = append(files, f)
+			}
+		}
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	var bad []string
+	for _, f := range files {
+		s := look(f)
+		switch s.what {
+		case "applied":
+			bad = append(bad, f.Path+": already holds the planned result; its diff is the plan's edits (-o json)")
+			continue
+		case "changed":
+			bad = append(bad, f.Path+": "+s.why)
+			continue
+		}
+		if err := migrate.Diff(w, f.Path, s.cur, textEdits(f.Path, f.Edits), 3); err != nil {
+			return bad, err
+		}
+	}
+	if len(p.Dumps) == 0 {
+		return bad, nil
+	}
+	rows, err := readRows(p, ApplyOptions{Load: load})
+	if err != nil {
+		return bad, err
+	}
+	k := 0
+	for _, d := range p.Dumps {
+		header := false
+		for range d.Rows {
+			r := rows[k]
+			k++
+			if r.why != "" {
+				bad = append(bad, d.Name+":"+fmt.Sprint(r.row.Line)+": "+r.why)
+				continue
+			}
+			data, err := Patch(r.cur, r.row.Edits)
+			if err != nil {
+				bad = append(bad, d.Name+":"+fmt.Sprint(r.row.Line)+": "+err.Error())
+				continue
+			}
+			if !header {
+				path := report.Escape(strings.TrimPrefix(d.Name, "/"))
+				fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
+				header = true
+			}
+			fmt.Fprintf(w, "@@ -%d +%d @@\n-", r.row.Line, r.row.Line)
+			w.Write(r.cur)
+			io.WriteString(w, "\n+")
+			w.Write(data)
+			io.WriteString(w, "\n")
+		}
+	}
+	return bad, nil
+}
+
+// CommentLimit is GitHub's limit on a comment's (and a pull request
+// body's) length, in characters.
+const CommentLimit = 65536
+
+// PartMarker begins each part of a Markdown body split in parts.
+func PartMarker(n, m int) string { return fmt.Sprintf("<!-- schedtool part %d of %d -->", n, m) }
+
+// Markdown renders the plan as a pull-request body: the summary, the
+// verify verdict, the behaviour changes, what needs a person, and the
+// diff in a collapsed block. Over limit characters it is cut into parts
+// each shorter than limit, each beginning with PartMarker.
+func Markdown(p *Plan, diff []byte, limit int) []string {
+	var head []string
+	add := func(format string, args ...any) { head = append(head, fmt.Sprintf(format, args...)) }
+	add("## schedtool migrate plan")
+	add("")
+	add("%s", summaryLine(p))
+	add("")
+	add("Plan `%s`, made by schedtool %s from `schedtool migrate%s`.", p.Digest, mdText(p.Schedtool), mdCode(commandLine(p)))
+	add("")
+	add("### Verify")
+	add("")
+	switch {
+	case p.Summary != nil && p.Summary.Verify != nil:
+		add("%s", mdText(p.Summary.Verify.Line()))
+	case p.Flags["verify"] == "true":
+		add("verify: no task migrated, nothing to check")
+	default:
+		add("Not run: plan with `--verify` to compare each task's old and new commit instants.")
+	}
+	add("")
+	add("### Behaviour changes")
+	add("")
+	cs := migrate.CountChanges(p.Tasks)
+	if len(cs) == 0 {
+		add("None.")
+	}
+	for _, c := range cs {
+		add("- **%d %s**: %s", c.Tasks, report.Plural(c.Tasks, "task", "tasks"), mdText(c.Change))
+	}
+	add("")
+	add("### Needs a person")
+	add("")
+	gs := reasonGroups(p.Tasks)
+	if len(gs) == 0 {
+		add("Nothing: every task is migrated, has nothing to do, or was deferred by `--limit`.")
+	}
+	for i, g := range gs {
+		if i == maxReasons {
+			n := 0
+			for _, g := range gs[i:] {
+				n += len(g.tasks)
+			}
+			add("- … and %d more %s (%d %s): `schedtool show PLAN -o json` lists every task", len(gs)-i, report.Plural(len(gs)-i, "reason", "reasons"), n, report.Plural(n, "task", "tasks"))
+			break
+		}
+		head := map[string]string{"review": "need review", "skip": "skipped"}[g.action]
+		add("- **%d %s %s**: %s", len(g.tasks), report.Plural(len(g.tasks), "task", "tasks"), head, mdText(cut(g.reason, 600)))
+		for j, t := range g.tasks {
+			if j == maxTasksPerReason {
+				add("  - … and %d more", len(g.tasks)-j)
+				break
+			}
+			add("  - `%s` (%s:%d)", mdCode(t.Task), mdText(t.File), t.Line)
+		}
+	}
+	add("")
+	return pack(head, diff, limit)
+}
+
+const (
+	maxReasons        = 20
+	maxTasksPerReason = 10
+)
+
+type reasonGroup struct {
+	action, reason string
+	tasks          []*migrate.Task
+}
+
+// reasonGroups are the tasks that need review or were skipped, by
+// reason: review first, most tasks first, then by reason.
+func reasonGroups(tasks []migrate.Task) []*reasonGroup {
+	by := map[[2]string]*reasonGroup{}
+	var out []*reasonGroup
+	for i := range tasks {
+		t := &tasks[i]
+		if t.Action != "review" && t.Action != "skip" {
+			continue
+		}
+		k := [2]string{t.Action, t.Reason}
+		g := by[k]
+		if g == nil {
+			g = &reasonGroup{action: t.Action, reason: t.Reason}
+			by[k] = g
+			out = append(out, g)
+		}
+		g.tasks = append(g.tasks, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.action != b.action {
+			return a.action == "review"
+		}
+		if len(a.tasks) != len(b.tasks) {
+			return len(a.tasks) > len(b.tasks)
+		}
+		return a.reason < b.reason
+	})
+	return out
+}
+
+func summaryLine(p *Plan) string {
+	acts := map[string]int{}
+	for _, t := range p.Tasks {
+		acts[t.Action]++
+	}
+	var parts []string
+	for _, a := range []struct{ key, text string }{{"migrate", "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {"review", "need review"}, {"skip", "skipped"}, {"none", "with nothing to do"}} {
+		if n := acts[a.key]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, a.text))
+		}
+	}
+	files, rows := 0, 0
+	for _, g := range p.Groups {
+		for _, f := range g.Files {
+			if f.Result != "" {
+				files++
+			}
+		}
+	}
+	for _, d := range p.Dumps {
+		rows += len(d.Rows)
+	}
+	line := fmt.Sprintf("**%d %s**", len(p.Tasks), report.Plural(len(p.Tasks), "materialization", "materializations"))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	line += fmt.Sprintf(". %d %s", files, report.Plural(files, "file", "files"))
+	if rows > 0 {
+		line += fmt.Sprintf(" and %d dump %s", rows, report.Plural(rows, "row", "rows"))
+	}
+	return line + " to change."
+}
+
+// commandLine is the plan's migrate flags and PATHs, as a command line.
+func commandLine(p *Plan) string {
+	names := make([]string, 0, len(p.Flags))
+	for n := range p.Flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		v := p.Flags[n]
+		if v == "true" {
+			fmt.Fprintf(&b, " --%s", n)
+		} else {
+			fmt.Fprintf(&b, " --%s %s", n, v)
+		}
+	}
+	for _, a := range p.Args {
+		b.WriteString(" " + a)
+	}
+	return b.String()
+}
+
+// mdText is text safe in a Markdown line: controls escaped, and the
+// characters that would start markup (HTML, links, emphasis) escaped.
+func mdText(s string) string {
+	s = report.Escape(s)
+	r := strings.NewReplacer("\\", "\\\\", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_", "`", "\\`", "|", "\\|")
+	return r.Replace(s)
+}
+
+// mdCode is text inside a `code span`.
+func mdCode(s string) string { return strings.ReplaceAll(report.Escape(s), "`", "'") }
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// pack lays the head lines and the diff out in parts shorter than limit.
+func pack(head []string, diff []byte, limit int) []string {
+	fence := "```"
+	for run := longestRun(diff, '`'); len(fence) <= run; {
+		fence += "`"
+	}
+	lines := splitLines(diff)
+	nLines := len(lines)
+	// Room for the part marker and the closing of a diff block.
+	const marker = len("<!-- schedtool part 9999 of 9999 -->\n")
+	closing := fence + "\n\n</details>\n"
+	budget := limit - 1 - marker
+	var parts []string
+	var cur strings.Builder
+	inDiff := false
+	flush := func() {
+		if inDiff {
+			cur.WriteString(closing)
+		}
+		parts = append(parts, cur.String())
+		cur.Reset()
+	}
+	open := func(cont bool) {
+		what := fmt.Sprintf("Diff: %d %s", nLines, report.Plural(nLines, "line", "lines"))
+		if cont {
+			what += " (continued)"
+		}
+		fmt.Fprintf(&cur, "<details><summary>%s</summary>\n\n%sdiff\n", what, fence)
+	}
+	for _, l := range head {
+		if cur.Len()+len(l)+1 > budget {
+			flush()
+		}
+		cur.WriteString(l + "\n")
+	}
+	heading := "### Diff\n\n"
+	if len(diff) == 0 {
+		cur.WriteString(heading + "No change.\n")
+		parts = append(parts, cur.String())
+		return mark(parts)
+	}
+	if cur.Len()+len(heading)+200 > budget {
+		flush()
+	}
+	cur.WriteString(heading)
+	open(false)
+	inDiff = true
+	for _, l := range lines {
+		room := budget - len(closing) - 200 // the opening of a new part's block
+		if len(l) > room {
+			note := fmt.Sprintf(" … (%d bytes more; schedtool show PLAN -o diff has the whole line)\n", len(l))
+			l = cut(l, room-len(note)) + note
+		}
+		if cur.Len()+len(l)+len(closing) > budget {
+			flush()
+			open(true)
+		}
+		cur.WriteString(l)
+	}
+	flush()
+	return mark(parts)
+}
+
+// mark begins each part with its marker, when there are several.
+func mark(parts []string) []string {
+	if len(parts) < 2 {
+		return parts
+	}
+	for i := range parts {
+		parts[i] = PartMarker(i+1, len(parts)) + "\n" + parts[i]
+	}
+	return parts
+}
+
+func longestRun(b []byte, c byte) int {
+	best, n := 0, 0
+	for _, x := range b {
+		if x == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// splitLines cuts b after each newline (the last line may have none; it
+// gets one, for the fence after it).
+func splitLines(b []byte) []string {
+	var out []string
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			out = append(out, string(b)+"\n")
+			break
+		}
+		out = append(out, string(b[:i+1]))
+		b = b[i+1:]
+	}
+	return out
+}
