@@ -104,13 +104,15 @@ const notInputText = "a PATH is a catalog source, a stored-spec dump (one live_s
 // like when it is not a catalog source, once it is neither a dump nor a
 // raw array: "" when it is a source, or when it does not parse (the
 // loader then says why, at the place). Files found by walking a
-// directory are sources by their names and are not asked.
+// directory are sources by their names or content (walkSources) and
+// are not asked.
 func notASource(name string, b []byte, lim tree.Limits) string {
-	if _, _, problem := checkText(b); problem != "" {
+	b, _, terr := DecodeText(b)
+	if terr != nil {
 		return ""
 	}
 	lim.Expanded = nil
-	doc, err := Parse(name, b, lim)
+	doc, err := ParseSource(name, b, lim)
 	if err != nil {
 		return ""
 	}

@@ -203,6 +203,20 @@ func Parse(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
 	return tree.ParseYAML(file, src, lim)
 }
 
+// ParseSource parses a catalog source as Flow reads one: Parse, then
+// merge keys applied (tree.MergeKeys), which Flow applies to catalog
+// sources only, never to a config file.
+func ParseSource(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
+	d, err := Parse(file, src, lim)
+	if err != nil {
+		return nil, err
+	}
+	if err := tree.MergeKeys(d); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
 func looksJSON(src []byte) bool {
 	t := bytes.TrimLeft(src, " \t\r\n")
 	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
@@ -253,16 +267,23 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		}
 		return
 	}
-	if line, col, problem := checkText(src); problem != "" {
-		l.problem(path, line, col, "", problem)
-		l.unparsed(path, problem, src)
+	text, enc, terr := DecodeText(src)
+	if terr != nil {
+		l.problem(path, terr.Line, terr.Col, "", terr.Msg)
+		// Bytes that cannot be decoded cannot be searched for a name
+		// either: the source might use any config file.
+		l.unparsed(path, "cannot be decoded ("+terr.Msg+")", nil)
 		return
 	}
-	doc, err := l.parse(displayName(path), src)
+	doc, err := ParseSource(displayName(path), text, l.opts.Limits)
 	if err != nil {
-		l.syntaxProblem(path, src, err)
-		l.unparsed(path, "does not parse: "+syntaxMsg(err), src)
+		l.syntaxProblem(path, text, err)
+		l.unparsed(path, "does not parse: "+syntaxMsg(err), text)
 		return
+	}
+	doc.Encoding = enc
+	if enc != "" {
+		doc.Orig = src
 	}
 	l.cat.Docs[doc.File] = doc
 	root := doc.Root

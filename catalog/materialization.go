@@ -163,6 +163,20 @@ func (m *Materialization) ModelSchedule() *tree.Node {
 	return n
 }
 
+// Where is how the task's connector config reaches the control plane,
+// which decides whether its schedule values must be in the image's
+// published enum (docs/behaviour.md §4.1): a stored spec, a sealed (sops)
+// config, or a plaintext one (also when there is no config yet).
+func (m *Materialization) Where() connector.Where {
+	switch {
+	case m.Row != nil:
+		return connector.Stored
+	case m.Config != nil && m.Config.Sealed:
+		return connector.Sealed
+	}
+	return connector.Plaintext
+}
+
 // Tag is the image's tag ("" for a digest alone or none).
 func (m *Materialization) Tag() string {
 	_, tag := connector.SplitImage(m.Image)
@@ -276,16 +290,21 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
-	if line, col, problem := checkText(src); problem != "" {
-		c.Err = p + ": " + problem
-		l.problem(p, line, col, "", problem)
+	text, enc, terr := DecodeText(src)
+	if terr != nil {
+		c.Err = p + ": " + terr.Msg
+		l.problem(p, terr.Line, terr.Col, "", terr.Msg)
 		return
 	}
-	d, err := l.parse(p, src)
+	d, err := l.parse(p, text)
 	if err != nil {
 		c.Err = "config file " + p + " does not parse"
-		l.syntaxProblem(p, src, err)
+		l.syntaxProblem(p, text, err)
 		return
+	}
+	d.Encoding = enc
+	if enc != "" {
+		d.Orig = src
 	}
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
@@ -323,6 +342,22 @@ func (c *Config) prepare() {
 // their keys in document order, since the connectors' decoding reports the
 // first defect it meets and lets the last of repeated keys win.
 func (c *Config) Value(keys ...string) any {
+	if len(keys) == 0 {
+		return c.ValueOf(nil)
+	}
+	return c.ValueOf(func(k string) bool {
+		for _, want := range keys {
+			if strings.EqualFold(k, want) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// ValueOf is Value with the top-level keys that keep chosen by a function
+// (all of them when keep is nil).
+func (c *Config) ValueOf(keep func(string) bool) any {
 	sealed := c.Sealed
 	leaf := func(n *tree.Node) (any, bool) {
 		if sealed && n.Kind == tree.String && IsEncrypted(n.Value) {
@@ -330,16 +365,13 @@ func (c *Config) Value(keys ...string) any {
 		}
 		return nil, false
 	}
-	if len(keys) == 0 || c.Effective.Kind != tree.Object {
+	if keep == nil || c.Effective.Kind != tree.Object {
 		return c.Effective.Interface(leaf)
 	}
 	var obj connector.Object
 	for _, f := range c.Effective.Fields {
-		for _, k := range keys {
-			if strings.EqualFold(f.Key, k) {
-				obj = append(obj, connector.Field{Key: f.Key, Value: ordered(f.Value, leaf)})
-				break
-			}
+		if keep(f.Key) {
+			obj = append(obj, connector.Field{Key: f.Key, Value: ordered(f.Value, leaf)})
 		}
 	}
 	return obj
@@ -411,7 +443,7 @@ func (m *Materialization) ConnectorSchedule(reg *connector.Registry) (*connector
 	}
 	var value any = connector.Object{}
 	if m.Config != nil {
-		value = m.Config.Value(reg.ConfigKeys(entry)...)
+		value = m.Config.ValueOf(func(k string) bool { return reg.Reads(entry, k) })
 	}
 	return entry, tag, reg.Classify(entry, tag, value)
 }

@@ -68,7 +68,9 @@ func TreeFiles(inputs []Input, cat *Catalog, opts Options, skip func(path string
 
 // walkTree lists the files under dir. A symlink is followed only to a
 // regular file inside the root (its bytes are the copy's); a symlink to
-// a directory is not followed, as discovery does not follow one.
+// a directory is not copied as one: the catalog files discovery reads
+// through it are copied at their paths (TreeFiles' callers copy every
+// file the catalog read), nothing else under it.
 func walkTree(in Input, dir string, skip func(string, fs.DirEntry) bool) []TreeFile {
 	var out []TreeFile
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -96,7 +98,7 @@ func walkTree(in Input, dir string, skip func(string, fs.DirEntry) bool) []TreeF
 		case err != nil:
 			f.Refused = "cannot be read: " + describeErr(err)
 		case st.IsDir():
-			f.Left = "a symlink to a directory, which is not followed (catalog discovery does not follow one either)"
+			f.Left = "a symlink to a directory, not copied as one (the catalog files read through it are copied at their paths)"
 		case !st.Mode().IsRegular():
 			f.Refused = (&NotRegularError{st.Mode()}).Error()
 		default:
@@ -256,6 +258,10 @@ func (c *refCollector) schemaFile(in Input, p string) {
 	c.seen[key] = true
 	src, err := ReadRegular(p, c.opts.MaxFileSize, "--max-file-size")
 	if err != nil {
+		return
+	}
+	src, _, terr := DecodeText(src) // as Flow's reader decodes it
+	if terr != nil {
 		return
 	}
 	d, err := Parse(p, src, c.opts.Limits)

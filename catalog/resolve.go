@@ -9,7 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -59,7 +59,11 @@ type Input struct {
 	Arg     string // as given
 	Root    string // the directory imports and configs must stay inside
 	RootWhy string // how Root was chosen, for messages
-	Dir     string // the directory searched, for a directory PATH
+	// Submodule is the git submodule a PATH is in when the root is its
+	// superproject's work tree (said on standard error: the root is
+	// not the PATH's own work tree).
+	Submodule string
+	Dir       string // the directory searched, for a directory PATH
 	// Scanned counts the YAML and JSON files seen while searching a
 	// directory (catalog sources or not).
 	Scanned int
@@ -132,20 +136,26 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			return nil, &UsageError{Msg: missingPath(arg, err)}
 		}
 		if st.IsDir() {
-			srcs, other, err := findSources(arg)
-			if err != nil {
-				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
-			}
-			if len(srcs) == 0 {
-				if other > 0 {
-					return nil, &UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: sources are named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json (give another file by its path)", arg, other, plural(other, "file", "files"))}
-				}
-				return nil, &UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json)", arg)}
-			}
-			in := Input{Arg: arg, Dir: filepath.Clean(arg), Sources: srcs, Scanned: len(srcs) + other}
+			in := Input{Arg: arg, Dir: filepath.Clean(arg)}
 			if err := setRoot(&in, filepath.Clean(arg), opts.Root); err != nil {
 				return nil, err
 			}
+			// The one walk (walkSources), as the users of a config file
+			// are found: by name or by content, links followed.
+			found, other, err := walkSources(in.Dir, in.Root, false, opts, nil)
+			if err != nil {
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			}
+			for _, f := range found {
+				in.Sources = append(in.Sources, f.path)
+			}
+			if len(in.Sources) == 0 {
+				if other > 0 {
+					return nil, &UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: a source is named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json, or is a YAML or JSON mapping with a materializations, captures, collections or import key (give another file by its path)", arg, other, plural(other, "file", "files"))}
+				}
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json, or a YAML or JSON mapping with a catalog key)", arg)}
+			}
+			in.Scanned = len(in.Sources) + other
 			out = append(out, in)
 			continue
 		}
@@ -223,10 +233,11 @@ func describeErr(err error) string {
 	return err.Error()
 }
 
-// IsSourceName reports whether a file name is a catalog source's:
-// flow.yaml|yml|json, or a name ending in .flow.yaml|yml|json (as
-// Estuary's examples name them: snowflake.flow.yaml).
+// IsSourceName reports whether a file name is a catalog source's, in any
+// letter case: flow.yaml|yml|json, or a name ending in .flow.yaml|yml|json
+// (as Estuary's examples name them: snowflake.flow.yaml).
 func IsSourceName(name string) bool {
+	name = strings.ToLower(name)
 	for _, ext := range []string{".yaml", ".yml", ".json"} {
 		if name == "flow"+ext || (strings.HasSuffix(name, ".flow"+ext) && len(name) > len(".flow"+ext)) {
 			return true
@@ -241,30 +252,6 @@ func isYAMLOrJSON(name string) bool {
 		return true
 	}
 	return false
-}
-
-// findSources lists the catalog sources under dir, hidden directories
-// skipped, and counts the other YAML and JSON files it saw.
-func findSources(dir string) (srcs []string, other int, err error) {
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
-		if IsSourceName(d.Name()) {
-			srcs = append(srcs, filepath.Clean(p))
-		} else if isYAMLOrJSON(d.Name()) {
-			other++
-		}
-		return nil
-	})
-	sort.Strings(srcs)
-	return srcs, other, err
 }
 
 func plural(n int, one, many string) string {
@@ -295,8 +282,11 @@ func setRoot(in *Input, dir, root string) error {
 		in.Root, in.RootWhy = r, "--root"
 		return nil
 	}
-	if top := gitTop(dir); top != "" {
+	if top, sub := gitRoot(dir); top != "" {
 		in.Root, in.RootWhy = top, "the enclosing git work tree"
+		if sub != "" {
+			in.RootWhy, in.Submodule = "the work tree of the superproject of the git submodule "+sub, sub
+		}
 		return nil
 	}
 	in.Root, in.RootWhy = dir, RootOwnDir
@@ -328,22 +318,122 @@ func sameForm(p, like string) string {
 	return p
 }
 
-// gitTop finds the closest directory at or above dir holding .git, by
-// climbing dir's path (in dir's own form); "" when there is none.
+// gitTop is the top of the git work tree enclosing dir (gitRoot), ""
+// when there is none.
 func gitTop(dir string) string {
+	top, _ := gitRoot(dir)
+	return top
+}
+
+// gitRoot finds the top of the git work tree enclosing dir, by climbing
+// dir's path (in dir's own form): the closest directory at or above dir
+// holding .git (a file or a directory); "" when there is none. When that
+// is a git submodule's work tree, the top is its superproject's, which
+// holds the tasks that may use the submodule's files (../shared/x.yaml),
+// and the outermost one for nested submodules; sub is then the
+// submodule's directory (the innermost, the PATH's own).
+func gitRoot(dir string) (top, sub string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	cur := dir
+	top, topAbs := climbToGit(dir, abs)
+	for top != "" {
+		parent := filepath.Dir(topAbs)
+		if parent == topAbs {
+			break
+		}
+		s, sAbs := climbToGit(filepath.Join(top, ".."), parent)
+		if s == "" || !isSubmodule(topAbs, sAbs) {
+			break
+		}
+		if sub == "" {
+			sub = top
+		}
+		top, topAbs = s, sAbs
+	}
+	return top, sub
+}
+
+// climbToGit climbs from cur (abs, absolute) to the closest directory
+// holding .git.
+func climbToGit(cur, abs string) (string, string) {
 	for {
 		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-			return cur
+			return cur, abs
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
-			return ""
+			return "", ""
 		}
 		abs, cur = parent, filepath.Join(cur, "..")
 	}
+}
+
+// isSubmodule reports whether the work tree at dir is a submodule of the
+// one at super (both absolute): its .git is a file naming a git
+// directory inside super's own, under a modules directory (where git
+// absorbs a submodule's repository: super/.git/modules/NAME, or
+// .git/worktrees/W/modules/NAME when super is a linked work tree), or
+// super's .gitmodules lists its path (a submodule cloned before git
+// absorbed them, with a .git directory). A linked work tree of another
+// repository (its .git names .../.git/worktrees/W) is not one. This is
+// what git rev-parse --show-superproject-working-tree says, without
+// running git.
+func isSubmodule(dir, super string) bool {
+	if gd := gitDirOf(dir); gd != "" && !isDir(filepath.Join(dir, ".git")) {
+		if sgd := gitDirOf(super); sgd != "" && within(sgd, gd) {
+			rel, _ := filepath.Rel(sgd, gd)
+			if slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "modules") {
+				return true
+			}
+		}
+	}
+	rel, err := filepath.Rel(super, dir)
+	if err != nil {
+		return false
+	}
+	b, err := ReadRegular(filepath.Join(super, ".gitmodules"), 1<<20, "--max-file-size")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.TrimSpace(k) == "path" && filepath.Clean(strings.Trim(strings.TrimSpace(v), `"`)) == filepath.ToSlash(rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitDirOf is the git directory of the work tree at dir (absolute,
+// symlinks resolved): dir/.git when it is a directory, else the one its
+// .git file names (gitdir: PATH, relative to dir); "" when neither.
+func gitDirOf(dir string) string {
+	dot := filepath.Join(dir, ".git")
+	p := dot
+	if !isDir(dot) {
+		b, err := ReadRegular(dot, 1<<16, "--max-file-size")
+		if err != nil {
+			return ""
+		}
+		gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		if !ok {
+			return ""
+		}
+		p = strings.TrimSpace(gd)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }

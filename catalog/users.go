@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"github.com/estuary/schedtool/catalog/tree"
 	"io"
-	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,7 +168,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
 			h.Why = "not selected by --name/--prefix/--image"
 		case underDirs(inputs, r.File):
-			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, or not named flow.yaml or *.flow.yaml, and not imported by one)"
+			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, and not imported by a source they read)"
 		default:
 			h.Why = "not under the PATHs given"
 		}
@@ -238,49 +238,35 @@ func Unescape(b []byte) []byte {
 	return PercentDecode(out)
 }
 
-// userSources walks root once for what the users of the config files
-// ids holds can be in: the catalog sources discovery finds, and also
-// those it does not (docs/shared-configs.md): sources in hidden
-// directories (every one but .git), and every other YAML or JSON file
-// whose top level is a mapping with a materializations, captures,
-// collections or import key (a source published by its own name:
-// flowctl --source b/main.yaml). extra says whether it found one that
-// cat's own read (the files read) lacks. It gives too the base names
-// of the other paths to the config files: symlinks to them and hard
-// links (YAML or JSON names); a source that cannot be parsed and names
-// a config by an alias holds it back too.
+// userSources walks root once (walkSources, the walk of every command's
+// discovery) for what the users of the config files ids holds can be in:
+// every catalog source under it, by name or by content, symlinked
+// directories followed, and also the sources in hidden directories
+// (every one but .git), which discovery skips (docs/shared-configs.md).
+// extra says whether it found one that cat's own read (the files read)
+// lacks. It gives too the base names of the other paths to the config
+// files: symlinks to them and hard links; a source that cannot be
+// parsed and names a config by an alias holds it back too.
 func userSources(root string, ids map[FileID]string, read map[any]bool, opts Options) (srcs []string, extra bool, aliases map[FileID][]string, err error) {
 	aliases = map[FileID][]string{}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != root && d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	// The one walk of every command (walkSources), over the whole root,
+	// hidden directories too (all but .git).
+	found, _, err := walkSources(root, root, true, opts, func(p string) bool {
 		id, ok := Identify(p)
 		if _, config := ids[id]; ok && config {
 			// Every path of the file lends its name: a symlink, a hard
 			// link, and the file itself when the run knows it by a link.
-			aliases[id] = append(aliases[id], d.Name())
-			return nil
+			aliases[id] = append(aliases[id], filepath.Base(p))
+			return true
 		}
-		// Any file may be published as a source (flowctl --source
-		// b/catalog): its content says, whatever its name; but not a
-		// temp file a killed run left (a copy of a source being written).
-		if IsTemp(d.Name()) || !IsSourceName(d.Name()) && !looksLikeSource(p, opts) {
-			return nil
-		}
-		srcs = append(srcs, filepath.Clean(p))
-		if !read[fileKey(p)] {
+		return false
+	})
+	for _, f := range found {
+		srcs = append(srcs, f.path)
+		if !read[fileKey(f.path)] {
 			extra = true
 		}
-		return nil
-	})
-	sort.Strings(srcs)
+	}
 	return srcs, extra, aliases, err
 }
 
@@ -306,14 +292,28 @@ func looksLikeSource(p string, opts Options) bool {
 		// Too large to read whole: a catalog key near its start makes
 		// it a source that cannot be read, which holds every file back.
 		head, _ := readHead(p, 64<<10)
-		return mentionsSourceKey(head)
+		return startsSourceKey(looseText(head))
 	}
-	if err != nil || !mentionsSourceKey(src) {
+	if err != nil {
 		return false
 	}
-	doc, err := Parse(p, src, opts.Limits)
+	text, _, terr := DecodeText(src)
+	if terr != nil {
+		// Not text Flow's reader decodes: a file marked as text (a
+		// UTF-16 or UTF-32 byte order mark) that names a catalog key is
+		// a source that cannot be read, which holds every file back;
+		// any other (a binary file) is not a source.
+		return hasBOM(src) && startsSourceKey(looseText(src))
+	}
+	if !mentionsSourceKey(text) {
+		return false
+	}
+	doc, err := ParseSource(p, text, opts.Limits)
 	if err != nil {
-		doc, err = tree.ParseYAML(p, src, opts.Limits) // a YAML body under a .json name
+		doc, err = tree.ParseYAML(p, text, opts.Limits) // a YAML body under a .json name
+		if err == nil {
+			err = tree.MergeKeys(doc)
+		}
 	}
 	if err != nil || doc.Root.Kind != tree.Object {
 		return false
@@ -340,6 +340,22 @@ func mentionsSourceKey(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// startsSourceKey reports whether a text that cannot be parsed has a
+// line that begins with a catalog key and a colon (YAML, or a JSON key):
+// `import x` in a program is not one, `import:` is.
+func startsSourceKey(b []byte) bool { return sourceKeyLine.Match(b) }
+
+var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:materializations|captures|collections|import)"?[ \t]*:`)
+
+// looseText is bytes with their NULs dropped: UTF-16 and UTF-32 text
+// that cannot be decoded, read as far as ASCII goes.
+func looseText(b []byte) []byte { return bytes.ReplaceAll(b, []byte{0}, nil) }
+
+// hasBOM reports whether b starts with a UTF-16 or UTF-32 byte order mark.
+func hasBOM(b []byte) bool {
+	return bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) || bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF})
 }
 
 // readHead reads at most n bytes from the start of a regular file.

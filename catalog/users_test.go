@@ -61,12 +61,21 @@ func TestUsers(t *testing.T) {
 			[2]string{}, []string{"a"}, Selector{}, []string{"acmeCo/b (b/flow.yaml:6: its reference (read as https://x/s.yaml) names no file there, but it names s.yaml)"}, ""},
 		{"no file there, names another", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../u.yaml")},
 			[2]string{}, []string{"a"}, Selector{}, nil, ""},
-		// Sources discovery does not see count as users all the same.
+		// Sources discovery does not see (hidden directories) count as
+		// users all the same.
 		{"hidden directory", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
-			[2]string{"b", ".private"}, []string{"."}, Selector{}, []string{"acmeCo/p (.private/flow.yaml:6: under the PATHs given, in a source they do not read"}, ""},
+			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/p (.private/flow.yaml:6: under the PATHs given, in a source they do not read"}, ""},
+		// Discovery is the users walk (walkSources): a source by another
+		// name, or under a symlinked directory, is read by the run (its
+		// task is migrated with the others), not a holder.
+		{"hidden directory, linked", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
+			[2]string{"b", ".private"}, []string{"."}, Selector{}, nil, ""},
 		{"a source by another name, and its import", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
 			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
-			[2]string{}, []string{"."}, Selector{}, []string{"acmeCo/b (b/tasks.yaml:6: under the PATHs given, in a source", "acmeCo/c (c/other.json:1: under the PATHs given, in a source"}, ""},
+			[2]string{}, []string{"."}, Selector{}, nil, ""},
+		{"a source by another name, not selected", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
+			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
+			[2]string{}, []string{"."}, Selector{Names: []string{"acmeCo/a"}}, []string{"acmeCo/b (b/tasks.yaml:6: not selected", "acmeCo/c (c/other.json:1: not selected"}, ""},
 		{"not a source: .git, no catalog key, not a mapping", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".git/flow.yaml": usersSource("acmeCo/g", "../s.yaml"),
 			"b/notes.yaml": "config: ../s.yaml\nimport_: x\n", "b/list.yaml": "- import: [../a/flow.yaml]\n", "b/broken.yaml": "import: [\n"},
 			[2]string{}, []string{"."}, Selector{}, nil, ""},

@@ -10,8 +10,8 @@ import (
 )
 
 // A dump repeats a few shapes of schedule over and over. A census row
-// depends only on the image, the runtime flag, whether a model schedule
-// is there, the endpoint kind and the config's schedule keys, so a row
+// depends only on the image, the runtime flag, the model schedule (whether
+// it is there and works), the endpoint kind and the config's schedule keys, so a row
 // whose bytes tree.ScanRow can read plainly is looked up by those bytes
 // (its shape) and decided once per shape; the rest are read and decided
 // one by one. Rows are counted by shape, and a shape's JSON is rendered
@@ -44,6 +44,10 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 			shape, plain = tree.ScanRow(b, opts.Limits, keys, w.Scratch)
 		}
 		if plain {
+			// Whether the model schedule works decides the status
+			// (docs/behaviour.md §8): its bytes are part of the shape.
+			shape.Key = append(shape.Key, 0)
+			shape.Key = append(shape.Key, shape.Model...)
 			w.Scratch = shape.Key[:0]
 			skip, byShape := catalog.PlainTask(&shape, opts.Select)
 			if skip {

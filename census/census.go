@@ -15,9 +15,10 @@ import (
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
-// Statuses in the order they are decided. ReadyNeedsFlag is ready's
-// second row, counted apart: a file sink migrate converts only with
-// --zero-file-sinks (docs/behaviour.md §8).
+// Statuses in the order they are decided (plan.Planner.Decide decides
+// them; needs-review is also decided first, for a model schedule that
+// does not work). ReadyNeedsFlag is ready's second row, counted apart: a
+// file sink migrate converts only with --zero-file-sinks (docs/behaviour.md §8).
 var Statuses = statuses[:]
 
 // statuses is Statuses as an array: its length is a constant (the HTML
@@ -26,7 +27,7 @@ var statuses = [...]string{"blocked-v1", "conflict", "stacked", "migrated", "una
 
 // ReadyNeedsFlag is the status of a V2 file sink that migrate converts
 // once given --zero-file-sinks.
-const ReadyNeedsFlag = "ready (needs --zero-file-sinks)"
+const ReadyNeedsFlag = string(plan.StatusReadyNeedsFlag)
 
 // Row is one materialization on a scheduling image.
 type Row struct {
@@ -64,7 +65,7 @@ func RemainingStatuses() []string {
 }
 
 // Remaining reports whether the task still relies on connector-side pacing.
-func (r *Row) Remaining() bool { return r.Status != "migrated" && r.Status != "unaffected" }
+func (r *Row) Remaining() bool { return plan.Status(r.Status).Remaining() }
 
 // MaxUnreadableListed is how many unreadable inputs a census lists, with
 // their positions; the rest are counted (a dump of 40 MB of garbage lines
@@ -164,7 +165,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 		return Row{}, false
 	}
 	r := Row{Task: m.Name, Image: d.Entry.Image, Tag: d.Tag, Family: string(d.Entry.Family),
-		Runtime: "v1", Kind: string(d.Result.Kind), Model: d.HasModel, Status: status(d), Reason: d.Reason,
+		Runtime: "v1", Kind: string(d.Result.Kind), Model: d.HasModel, Status: string(d.Status), Reason: d.Reason,
 		File: m.Source.File, Disabled: m.Disabled()}
 	if m.Spec != nil {
 		r.Line = m.Spec.Line()
@@ -175,9 +176,11 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	if len(d.Crashes) > 0 {
 		r.Crash = d.Crashes[0].UTC()
 	}
-	if d.Result.Known {
-		r.Delay = connector.FormatDelay(d.Result.Delay)
-		if d.Result.Delay == 0 {
+	// The effective delay: none on an image tag that defers to the
+	// runtime's schedule (docs/behaviour.md §6).
+	if d.DelayKnown {
+		r.Delay = connector.FormatDelay(d.Delay)
+		if d.Delay == 0 {
 			r.Delay = "0s"
 		}
 	} else {
@@ -190,29 +193,6 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 		r.Reason = "no conversion applies"
 	}
 	return r, true
-}
-
-// status maps a plan to the census status (docs/behaviour.md §8).
-func status(d plan.Decision) string {
-	switch d.Situation {
-	case plan.BlockedV1:
-		return "blocked-v1"
-	case plan.Conflict:
-		return "conflict"
-	case plan.Stacked:
-		return "stacked"
-	case plan.Migrated:
-		return "migrated"
-	case plan.NoDelay:
-		return "unaffected"
-	}
-	if d.Action == plan.Migrate {
-		return "ready"
-	}
-	if plan.NeedsZeroFileSinks(d.Action, d.Reason) {
-		return ReadyNeedsFlag
-	}
-	return "needs-review"
 }
 
 // Run takes the census of every input, writing rows to w in a

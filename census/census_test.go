@@ -64,6 +64,18 @@ func TestStatuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, status, kind, delay string
 	}{
+		// 0: a model schedule that does not work is needs-review first,
+		// whatever the runtime and the connector (docs/behaviour.md §8).
+		{"needs-review first: a model schedule Flow refuses (timezone without windows)", mat("a/b1", `"true"`, "{baseInterval: 4h, timezone: America/New_York}", sf, "{host: h}"), "needs-review", "default", "30m"},
+		{"needs-review first: an empty model schedule", mat("a/b2", `"true"`, "{}", sf, "{syncSchedule: {syncFrequency: 0s}}"), "needs-review", "zero", "0s"},
+		{"needs-review first: a model schedule false", mat("a/b3", `"true"`, "false", sf, "{syncSchedule: {syncFrequency: 0s}}"), "needs-review", "zero", "0s"},
+		{"needs-review first: an interval schedtool cannot evaluate", mat("a/b4", `"true"`, "{baseInterval: 99999999999h}", sf, "{syncSchedule: {syncFrequency: 0s}}"), "needs-review", "zero", "0s"},
+		{"needs-review first: before blocked-v1", mat("a/b5", "", "{}", sf, "{host: h}"), "needs-review", "default", "30m"},
+		{"needs-review first: before conflict", mat("a/b6", `"true"`, "{baseInterval: 1h, timeZone: UTC}", sf, "{syncSchedule: {syncFrequency: 1h}}"), "needs-review", "fixed", "1h"},
+		{"near miss needs-review: a model schedule null is none", mat("a/b7", `"true"`, "null", sf, "{syncSchedule: {syncFrequency: 0s}}"), "unaffected", "zero", "0s"},
+		// 1: what rolling back the V2 flag leaves: nothing paces it.
+		{"blocked-v1: V1 with a model schedule and a zero connector", mat("a/v1z", "", "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 0s}}"), "blocked-v1", "zero", "0s"},
+		{"near miss blocked-v1: V1, zero connector, no model schedule", mat("a/v1u", "", "", sf, "{syncSchedule: {syncFrequency: 0s}}"), "unaffected", "zero", "0s"},
 		{"blocked-v1: V1 with the default", mat("a/v1", "", "", sf, "{host: h}"), "blocked-v1", "default", "30m"},
 		{"blocked-v1 wins over conflict: V1 with a model schedule", mat("a/v1m", "", "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 1h}}"), "blocked-v1", "fixed", "1h"},
 		{"blocked-v1 when the delay is unknown", mat("a/v1s", "", "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "blocked-v1", "sealed", "unknown"},
@@ -79,7 +91,10 @@ func TestStatuses(t *testing.T) {
 		{"ready: a top-level SyncSchedule is read", mat("a/fold", `"true"`, "", sf, `{SyncSchedule: {syncFrequency: 0s}}`), "unaffected", "zero", "0s"},
 		// A V2 file sink converts only with --zero-file-sinks, which census
 		// has not: its own status, counted apart (docs/behaviour.md §8).
-		{"ready (needs --zero-file-sinks): a V2 file sink", mat("a/f", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), ReadyNeedsFlag, "file-interval", "15m"},
+		{"ready (needs --zero-file-sinks): a V2 file sink, sealed", mat("a/f", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`), ReadyNeedsFlag, "file-interval", "15m"},
+		// A plaintext uploadInterval config cannot take "0s", off its enum:
+		// the control plane refuses to publish it (docs/behaviour.md §8).
+		{"near miss ready (needs --zero-file-sinks): a plaintext file sink", mat("a/fp", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), "needs-review", "file-interval", "15m"},
 		{"ready (needs --zero-file-sinks): an ISO 8601 file sink", mat("a/fi", `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}"), ReadyNeedsFlag, "file-interval", "1h"},
 		{"near miss ready (needs --zero-file-sinks): V1 file sink is blocked-v1", mat("a/f1", "", "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}"), "blocked-v1", "file-interval", "15m"},
 		{"near miss ready (needs --zero-file-sinks): a sealed file sink interval", mat("a/fr", `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`), "needs-review", "sealed", "unknown"},
@@ -164,6 +179,11 @@ func TestShapeCacheChangesNothing(t *testing.T) {
 	// A row of an unknown spec type, of a shape already decided: unreadable.
 	for _, typ := range []string{"materialization", "wat", "capture"} {
 		fmt.Fprintf(&dump, `{"catalog_name":"acmeCo/%s","spec_type":%q,"spec":{"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{}}}}}`+"\n", typ, typ)
+	}
+	// Rows of one shape but for their model schedule: one that works
+	// (migrated), then ones that do not (needs-review, docs/behaviour.md §8).
+	for i, model := range []string{`{"baseInterval":"1h"}`, `{}`, `false`, `{"baseInterval":"4h","timezone":"UTC"}`} {
+		fmt.Fprintf(&dump, `{"catalog_name":"acmeCo/model%d","spec_type":"materialization","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":%s,"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-snowflake:v4","config":{"syncSchedule":{"syncFrequency":"0s"}}}}}}`+"\n", i, model)
 	}
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)

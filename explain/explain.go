@@ -42,51 +42,63 @@ type Explanation struct {
 	CrashStops string `json:"crashStops,omitempty"`
 	Migration  string `json:"migration"`
 	Situation  string `json:"situation"`
+
+	// Status is the task's census status (docs/behaviour.md §8), "" when
+	// the image is not a scheduling image: the same decision census,
+	// validate and migrate take.
+	Status string `json:"status,omitempty"`
+	// Deferred, when set, says that the connector's configured delay is
+	// off: its image tag defers to the runtime's schedule (docs/behaviour.md §6).
+	Deferred string `json:"connectorDeferred,omitempty"`
 }
 
 // Explain explains m, with the next n commits after at.
 func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) Explanation {
 	d := p.Decide(m)
-	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Disabled: m.Disabled()}
+	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Status: string(d.Status), Disabled: m.Disabled()}
 	if d.V2 {
 		e.Runtime = "v2"
 	}
-	sched, invalid := modelSchedule(m)
+	// Who holds commits, and the connector's delay, are the task's one
+	// decision (docs/behaviour.md §6, §8): its working model schedule on
+	// the V2 runtime, and the connector's effective delay.
+	sched := d.Schedule
 	if sched != nil {
 		e.Model = specOf(sched)
-	} else if invalid {
+	} else if d.HasModel {
 		e.Model = "(invalid)"
 	}
-	runtime := sched != nil && d.V2
+	runtime := d.RuntimePaces()
 	var conn *connector.Evaluator
-	connDelay := time.Duration(0)
 	e.Connector, e.Delay = "none", "0s"
 	if d.Entry != nil {
 		e.Connector = string(d.Result.Kind)
-		if d.Result.Known {
-			connDelay = d.Result.Delay
-			e.Delay = connector.FormatDelay(connDelay)
-			if connDelay == 0 {
+		switch {
+		case d.Deferred:
+			e.Deferred = DeferredText(d.Tag)
+		case d.DelayKnown:
+			e.Delay = connector.FormatDelay(d.Delay)
+			if d.Delay == 0 {
 				e.Delay = "0s"
 			}
-		} else {
+		default:
 			e.Delay = "unknown"
 		}
 		conn = connectorEvaluator(m, d)
 	}
-	switch {
-	case runtime && (conn != nil || e.Delay == "unknown"):
-		e.Holds = "both (stacked)"
+	e.Holds = d.Holds()
+	switch e.Holds {
+	case "both (stacked)":
 		e.SyncNow = "sync-now collapses the runtime's hold, but the connector can still delay the acknowledgement by up to " + e.Delay
-	case runtime:
-		e.Holds = "runtime"
+	case "runtime":
 		e.SyncNow = "sync-now collapses the runtime's hold: the commit happens at once"
-	case conn != nil || e.Delay == "unknown":
-		e.Holds = "connector"
+	case "connector":
 		e.SyncNow = "sync-now has nothing to collapse: the connector delays each acknowledgement by up to " + e.Delay + ", out of the runtime's reach"
 	default:
-		e.Holds = "none"
 		e.SyncNow = "nothing holds commits: they happen as fast as the data allows"
+		if d.Status == plan.StatusBlockedV1 {
+			e.SyncNow += " (blocked-v1: the V1 runtime ignores the materialization syncSchedule; migrate --enable-runtime-v2 moves the task to the V2 runtime, where it paces commits)"
+		}
 	}
 	loc := time.UTC
 	if sched != nil {
@@ -137,24 +149,17 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	return e
 }
 
-// modelSchedule is m's materialization syncSchedule, when it has a valid
-// one; invalid is set when it has one that is not.
-func modelSchedule(m *catalog.Materialization) (sched *model.Schedule, invalid bool) {
-	ms := m.ModelSchedule()
-	if ms == nil {
-		return nil, false
-	}
-	if s, err := model.Decode(ms.Interface(nil)); err == nil && s.Validate() == nil {
-		return s, false
-	}
-	return nil, true
+// DeferredText says why a connector configured to delay does not: its
+// image tag defers to the runtime's schedule.
+func DeferredText(tag string) string {
+	return "off: image tag " + tag + " defers the connector's delay to the runtime's schedule"
 }
 
 // connectorEvaluator evaluates m's connector schedule as configured,
 // with its jitter; nil when the connector does not delay (or its delay
 // is unknown).
 func connectorEvaluator(m *catalog.Materialization, d plan.Decision) *connector.Evaluator {
-	if d.Entry == nil || !d.Result.Known || d.Result.Delay <= 0 {
+	if d.Entry == nil || !d.DelayKnown || d.Delay <= 0 {
 		return nil
 	}
 	ps := d.Result.Schedule

@@ -55,7 +55,7 @@ func TimelineOf(m *catalog.Materialization, p *plan.Planner, from time.Time, day
 	from = from.UTC()
 	tl := Timeline{Explanation: Explain(m, p, from, 10), From: from, To: from.AddDate(0, 0, days)}
 	d := p.Decide(m)
-	sched, _ := modelSchedule(m)
+	sched := d.Schedule
 	tl.ModelFrom = "task"
 	if sched == nil && d.Model != nil {
 		if s, err := model.Decode(d.Model.Value()); err == nil {
@@ -74,7 +74,7 @@ func TimelineOf(m *catalog.Materialization, p *plan.Planner, from time.Time, day
 		tl.Loc = conn.Schedule.Location
 	}
 	if conn != nil {
-		tl.LongestWait = d.Result.Delay
+		tl.LongestWait = d.Delay
 		tl.Acks, tl.AcksStop = chain(tl.From, tl.To, func(t time.Time) (time.Time, bool) {
 			if conn.Panics(t) {
 				return time.Time{}, false

@@ -133,7 +133,7 @@ func (r *runner) outDir(cat *catalog.Catalog, changed []*File) error {
 	}
 	for _, path := range cat.Files {
 		if !isChanged[path] {
-			outs = append(outs, &File{Path: dst[path], New: cat.Docs[path].Src})
+			outs = append(outs, &File{Path: dst[path], New: cat.Docs[path].Bytes()}) // a UTF-16 file as it is
 			mode[dst[path]] = inputMode(path)
 		}
 	}

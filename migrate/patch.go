@@ -7,6 +7,7 @@ package migrate
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/estuary/schedtool/catalog"
@@ -42,8 +43,45 @@ func ModelMap(s *model.Spec) edit.Map {
 	return m
 }
 
-// zeroSyncSchedule is the sanctioned off state of the syncSchedule family.
-var zeroSyncSchedule = edit.Map{{Key: "syncFrequency", Value: edit.Quoted("0s")}}
+// zeroFrequency is the syncFrequency of the sanctioned off state of the
+// syncSchedule family, {syncFrequency: "0s"}.
+const zeroFrequency = "0s"
+
+// zeroValue is the connector schedule value that build writes to turn the
+// connector's pacing off, the only one it writes; why is set, and no value
+// returned, when the control plane would refuse to publish that value
+// where it goes (docs/behaviour.md §4.1): an off-enum value in a
+// plaintext config, such as a file sink's "0s". Every value migrate
+// writes into a connector config passes through here.
+func zeroValue(reg *connector.Registry, e *connector.Entry, m *catalog.Materialization) (v any, why string) {
+	fam := reg.Family(e.Family)
+	var text string
+	switch {
+	case e.Family == connector.FamilySyncSchedule:
+		text, v = zeroFrequency, edit.Replace{Value: edit.Map{{Key: "syncFrequency", Value: edit.Quoted(zeroFrequency)}}}
+	case fam.Zero != "":
+		text = fam.Zero
+	default:
+		text = "0s"
+	}
+	if v == nil {
+		v = edit.Quoted(text)
+	}
+	tag := m.Tag()
+	if !reg.Publishable(e, tag, m.Where(), text) {
+		return nil, fmt.Sprintf("%s %q, which would turn the connector's pacing off, is not in the values this image's schema publishes (%s), and the config is plaintext (no sops stanza): Flow checks it against that schema before publishing, so flowctl and the dashboard would refuse it. Seal the config with sops (migrate then writes the value into sops.overlay), or use an image tag with the boilerplate deferral",
+			connector.PointerPath(fam.Pointer)+zeroLeaf(e), text, strings.Join(reg.EnumFor(e, tag), ", "))
+	}
+	return v, ""
+}
+
+// zeroLeaf is the key under the family's pointer that zeroValue sets.
+func zeroLeaf(e *connector.Entry) string {
+	if e.Family == connector.FamilySyncSchedule {
+		return ".syncFrequency"
+	}
+	return ""
+}
 
 // scheduleLeaves are the keys of the connector's syncSchedule object.
 var scheduleLeaves = []string{"syncFrequency", "timezone", "fastSyncStartTime", "fastSyncStopTime", "fastSyncEnabledDays"}
@@ -88,12 +126,9 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 	}
 	fam := reg.Family(d.Entry.Family)
 	toks := connector.PointerTokens(fam.Pointer)
-	var zero any = edit.Replace{Value: zeroSyncSchedule}
-	if d.Entry.Family != connector.FamilySyncSchedule {
-		zero = edit.Quoted(fam.Zero)
-		if fam.Zero == "" {
-			zero = edit.Quoted("0s")
-		}
+	zero, why := zeroValue(reg, d.Entry, m)
+	if why != "" && d.ZeroConnector {
+		return patches{}, why
 	}
 	c := m.Config
 	if c == nil {
@@ -126,7 +161,7 @@ func build(d plan.Decision, m *catalog.Materialization, reg *connector.Registry)
 	}
 	var overlay edit.Map
 	if d.Entry.Family == connector.FamilySyncSchedule {
-		inner := edit.Map{{Key: "syncFrequency", Value: edit.Quoted("0s")}}
+		inner := edit.Map{{Key: "syncFrequency", Value: edit.Quoted(zeroFrequency)}}
 		present := map[string]bool{}
 		if base := baseSchedule(c); base != nil && base.Kind == tree.Object {
 			for _, f := range base.Fields {

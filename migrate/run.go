@@ -82,6 +82,10 @@ type Summary struct {
 	// FileSinks are the skipped tasks that are file sinks left for want
 	// of --zero-file-sinks (the others skipped are V1 tasks).
 	FileSinks int `json:"fileSinks,omitempty"`
+	// UnpacedV1 are the skipped V1 tasks that nothing paces: a model
+	// schedule the V1 runtime ignores beside a zero connector delay (what
+	// rolling back the V2 flag leaves; --enable-runtime-v2 fixes them).
+	UnpacedV1 int `json:"unpacedV1,omitempty"`
 	// Oversized are the deferred tasks whose group of tasks sharing a
 	// config file is larger than --limit: no run at this limit migrates
 	// them, so a person must raise it.
@@ -308,6 +312,9 @@ func (r *runner) task(t *Task) {
 	if t.Action == string(plan.Review) || t.Action == string(plan.Skip) {
 		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) {
 			r.sum.FileSinks++
+		}
+		if plan.IsUnpacedV1(plan.Action(t.Action), t.Reason) {
+			r.sum.UnpacedV1++
 		}
 		r.reasons.add(t, r.json != nil)
 	}

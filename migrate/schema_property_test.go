@@ -128,8 +128,8 @@ func TestMigratedSchedulesFitFlowsSchema(t *testing.T) {
 				w = want{base: d}
 			case 1: // the 30m default
 				image, cfg, w = "ghcr.io/estuary/materialize-bigquery:v3", "{project_id: p}", want{base: 30 * time.Minute}
-			case 2: // a file sink
-				image, cfg = "ghcr.io/estuary/materialize-s3-parquet:v1", fmt.Sprintf("{bucket: b, uploadInterval: %q}", text)
+			case 2: // a file sink, sealed: a plaintext config cannot take the zero
+				image, cfg = "ghcr.io/estuary/materialize-s3-parquet:v1", fmt.Sprintf(`{bucket: "ENC[AES256_GCM,data:x]", uploadInterval: %q, sops: {mac: x}}`, text)
 				w = want{base: d}
 			default: // alternating
 				tz := zones[r.IntN(len(zones))]

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/plan"
@@ -56,6 +57,8 @@ var usersSources = []struct{ path, up string }{
 	{"a/flow.yaml", "../"},
 	{"b/tasks/orders.yaml", "../../"}, // imported by b/flow.yaml only
 	{"c/x.flow.yaml", "../"},
+	{"d/main.yaml", "../"},             // a source by its content (issue 24)
+	{"e/sub/Prod.Flow.YAML", "../../"}, // by its name, in another case
 }
 
 func genUsersTree(g usersGen) *usersTree {
@@ -75,7 +78,7 @@ func genUsersTree(g usersGen) *usersTree {
 		t.names = append(t.names, name)
 		image := g.pick("ghcr.io/estuary/materialize-snowflake:v4", "ghcr.io/estuary/materialize-redshift:v2")
 		var config string
-		switch g(9) {
+		switch g(10) {
 		case 0:
 			config = "{host: i, syncSchedule: {syncFrequency: 30m}}"
 		case 1:
@@ -92,14 +95,24 @@ func genUsersTree(g usersGen) *usersTree {
 			config = src.up + g.pick("other.config.yaml", "hard.config.yaml")
 		case 7:
 			config = src.up + "sealed.config.yaml"
-		default:
+		case 8:
 			config = "./" + src.up + "shared.config.yaml"
+		default:
+			// Merge keys, as Flow applies them to a catalog source
+			// (issue 24): an inline config whose schedule is merged.
+			config = `{"<<": {host: m, syncSchedule: {syncFrequency: 2h}}}`
 		}
 		v2 := ""
 		if g(4) != 0 {
 			v2 = "    shards: {flags: {enable-runtime-v2: \"true\"}}\n"
 		}
-		body[src.path] += fmt.Sprintf("  %s:\n%s    endpoint:\n      connector:\n        image: %s\n        config: %s\n    bindings: []\n", name, v2, image, config)
+		endpoint := fmt.Sprintf("    endpoint:\n      connector:\n        image: %s\n        config: %s\n", image, config)
+		if g(5) == 0 {
+			// The whole endpoint merged: a reference to a shared file
+			// that only merge keys reveal.
+			endpoint = fmt.Sprintf("    \"<<\": {endpoint: {connector: {image: %q, config: %s}}}\n", image, config)
+		}
+		body[src.path] += fmt.Sprintf("  %s:\n%s%s    bindings: []\n", name, v2, endpoint)
 	}
 	for _, s := range usersSources {
 		text := "materializations:\n" + body[s.path]
@@ -109,8 +122,9 @@ func genUsersTree(g usersGen) *usersTree {
 		t.files[s.path] = text
 	}
 	// A source that cannot be parsed (a duplicate key), or whose edit is
-	// refused (CR-only line ends).
-	switch g(4) {
+	// refused (CR-only line ends, UTF-16), or that cannot be decoded (a
+	// UTF-16 text cut in a character).
+	switch g(6) {
 	case 0:
 		s := usersSources[g(len(usersSources))].path
 		t.clean[s] = t.files[s]
@@ -118,6 +132,17 @@ func genUsersTree(g usersGen) *usersTree {
 	case 1:
 		s := usersSources[g(len(usersSources))].path
 		t.files[s] = strings.ReplaceAll(t.files[s], "\n", "\r")
+	case 2:
+		s := usersSources[g(len(usersSources))].path
+		t.files[s] = utf16Text(t.files[s], g(2) == 0)
+	case 3:
+		s := usersSources[g(len(usersSources))].path
+		t.clean[s] = t.files[s]
+		t.files[s] = utf16Text(t.files[s], g(2) == 0) + "x"
+	}
+	if g(3) == 0 {
+		// A symlinked directory: its sources are read through it too.
+		t.links = append(t.links, [2]string{"lnk", "c"})
 	}
 	for range 1 + g(3) {
 		r := usersRun{limit: g(4), enableV2: g(3) == 0, outDir: g(3) == 0, twice: g(2) == 0, noRoot: g(3) == 0}
@@ -133,6 +158,9 @@ func genUsersTree(g usersGen) *usersTree {
 			r.paths = []string{"a"}
 		case 2:
 			r.paths = []string{"b", "c"}
+			if len(t.links) > 1 {
+				r.paths = []string{"b", "lnk"}
+			}
 		default:
 			r.paths = []string{"a", "b", "c", "flow.yaml"}
 		}
@@ -148,6 +176,24 @@ func genUsersTree(g usersGen) *usersTree {
 		t.runs = append(t.runs, r)
 	}
 	return t
+}
+
+// utf16Text is s in UTF-16 with a byte order mark.
+func utf16Text(s string, big bool) string {
+	var b []byte
+	if big {
+		b = []byte{0xFE, 0xFF}
+	} else {
+		b = []byte{0xFF, 0xFE}
+	}
+	for _, u := range utf16.Encode([]rune(s)) {
+		if big {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
 }
 
 func (ut *usersTree) write(tb *testing.T, dir string) {

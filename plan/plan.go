@@ -31,6 +31,7 @@ const (
 	Stacked       Situation = "stacked"        // model schedule and an unconfigured delay (30m default, file sink)
 	Conflict      Situation = "conflict"       // model schedule and a configured connector schedule
 	Unconvertible Situation = "not-convertible"
+	BrokenModel   Situation = "invalid-model-schedule" // a model schedule that does not decode and validate
 )
 
 // Action is what migrate does.
@@ -53,8 +54,15 @@ type Options struct {
 	EnableRuntimeV2 bool
 }
 
-// Decision is the plan of one materialization.
+// Decision is the plan of one materialization: its State (the one
+// decision of its runtime, model schedule and effective connector delay),
+// its census Status, and what migrate does.
 type Decision struct {
+	State
+	// Status is the task's census status (docs/behaviour.md §8); "" when
+	// the image is not a scheduling image.
+	Status Status
+
 	Situation Situation
 	Action    Action
 	Reason    string // why Review or Skip, or a note
@@ -72,11 +80,6 @@ type Decision struct {
 	// task moved to the V2 runtime with its schedule, --enable-runtime-v2).
 	EnableRuntimeV2 bool
 
-	V2       bool
-	HasModel bool
-	Entry    *connector.Entry // nil when not a scheduling image
-	Tag      string
-	Result   connector.Result
 	// Crashes are the ranges of last acknowledgements at which the
 	// connector's alternating schedule panics (docs/behaviour.md §4.3), within
 	// the Planner's crash horizon; a migration removes them.
@@ -92,13 +95,19 @@ type Planner struct {
 	Crashes *connector.CrashFinder
 }
 
-// Decide plans one materialization.
+// Decide plans one materialization: the one function every command
+// takes a task's runtime, effective connector delay, status and
+// migration from (docs/behaviour.md §6, §8).
 func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	d := p.decide(m)
-	if p.Crashes != nil && d.Result.Schedule != nil {
+	if p.Crashes != nil && d.Result.Schedule != nil && !d.Deferred {
 		d.Crashes = p.Crashes.Find(d.Result.Schedule)
 	}
-	if d.Action == Migrate {
+	// A task migrate converts, now or once given --zero-file-sinks: what
+	// Flow refuses, or a key the connector reads another way, makes it a
+	// task for a person whatever the flags.
+	converts := d.Action == Migrate || NeedsZeroFileSinks(d.Action, d.Reason)
+	if converts {
 		// Flow refuses the spec as it is: a migration would be refused
 		// too, or would paper over a value nobody has decided (flags: "x").
 		// The runtime flag's own value is what --enable-runtime-v2 writes.
@@ -110,7 +119,7 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 			return d
 		}
 	}
-	if d.Action == Migrate && (d.ZeroConnector || d.RemoveUpdateDelay) && len(d.Result.KeyVariants) > 0 {
+	if converts && (d.ZeroConnector || d.RemoveUpdateDelay || d.Action != Migrate) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.
 		d.review("the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first")
@@ -119,68 +128,152 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 }
 
 // review turns a migration into a task for a person, for reason: nothing
-// of the migration is left to write.
+// of the migration is left to write. A task that would have been ready
+// then needs review.
 func (d *Decision) review(reason string) {
 	d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
 	d.Reason = reason
+	if d.Status == StatusReady || d.Status == StatusReadyNeedsFlag {
+		d.Status = StatusNeedsReview
+	}
 }
 
 func (p *Planner) decide(m *catalog.Materialization) Decision {
-	v2, _ := m.V2()
-	d := Decision{V2: v2, HasModel: m.ModelSchedule() != nil}
-	d.Entry, d.Tag, d.Result = m.ConnectorSchedule(p.Registry)
+	d := Decision{State: StateOf(m, p.Registry)}
 	if d.Entry == nil {
 		d.Situation, d.Action = NotScheduling, None
 		return d
 	}
-	res := d.Result
-	zero := res.Known && res.Delay == 0
-	if !v2 && !zero && p.Options.EnableRuntimeV2 {
-		// The operator opts in: plan it as the V2 task it is to become.
-		d.V2, v2 = true, true
-		d = p.decideV2(d, m, res, zero)
-		d.V2 = false
-		if d.Action == Migrate {
-			d.EnableRuntimeV2 = true
+	// The statuses in docs/behaviour.md §8's order: the first that applies.
+	if d.BrokenModel() {
+		// 0: no working model schedule, whatever the connector says:
+		// zeroing the connector beside it would leave the task unpaced.
+		d.Status, d.Situation, d.Action = StatusNeedsReview, BrokenModel, Review
+		d.Reason = BrokenModelReason(d.ModelProblem)
+		return d
+	}
+	if !d.V2 && (!d.ZeroDelay() || d.HasModel) {
+		// 1: blocked-v1, also what rolling the V2 flag back leaves (a
+		// model schedule the V1 runtime ignores beside a zero connector).
+		if p.Options.EnableRuntimeV2 {
+			// The operator opts in: plan it as the V2 task it is to become.
+			v := p.decideV2(Decision{State: d.asV2()}, m)
+			v.State, v.Status, v.Crashes = d.State, StatusBlockedV1, nil
+			switch {
+			case v.Situation == Migrated:
+				// Only the flag is missing.
+				v.Situation, v.Action, v.Reason = BlockedV1, Migrate, UnpacedV1Fix
+				v.EnableRuntimeV2 = true
+			case v.Action == Migrate:
+				v.EnableRuntimeV2 = true
+			}
+			return v
+		}
+		d.Status, d.Situation, d.Action = StatusBlockedV1, BlockedV1, Skip
+		d.Reason = BlockedV1Reason
+		if d.ZeroDelay() {
+			d.Reason = UnpacedV1Reason
 		}
 		return d
 	}
-	return p.decideV2(d, m, res, zero)
+	return p.decideV2(d, m)
 }
 
-// decideV2 decides the rows of the table after blocked-v1.
-func (p *Planner) decideV2(d Decision, m *catalog.Materialization, res connector.Result, zero bool) Decision {
-	v2 := d.V2
-	// The order is census's (docs/behaviour.md §8): the first that applies.
+// BlockedV1Reason is why a V1 task paced by its connector is skipped.
+const BlockedV1Reason = "a V1 task: a materialization syncSchedule would be rejected; move the task to the V2 runtime first"
+
+// UnpacedV1Reason is why a V1 task with a model schedule and no
+// connector delay is skipped: what rolling back the V2 flag leaves.
+const UnpacedV1Reason = "a V1 task with a materialization syncSchedule and no connector delay: the V1 runtime ignores the syncSchedule, so nothing paces its commits; migrate --enable-runtime-v2 moves it to the V2 runtime, where its syncSchedule paces it"
+
+// UnpacedV1Fix notes the change --enable-runtime-v2 makes to such a task.
+const UnpacedV1Fix = "a V1 task with a materialization syncSchedule and no connector delay, which nothing paced: moved to the V2 runtime, where its syncSchedule paces it"
+
+// IsUnpacedV1 reports whether a task was skipped as a V1 task that
+// nothing paces (UnpacedV1Reason).
+func IsUnpacedV1(action Action, reason string) bool {
+	return action == Skip && reason == UnpacedV1Reason
+}
+
+// BrokenModelReason is why a task whose model schedule does not work
+// needs review.
+func BrokenModelReason(p *ModelProblem) string {
+	msg := "it does not decode"
+	if p != nil {
+		msg = p.Msg
+	}
+	return "the materialization syncSchedule does not work (invalid sync schedule: " + msg + "), so it paces nothing: fix it first; zeroing the connector beside it would leave the task unpaced"
+}
+
+// decideV2 decides the rows of the table after blocked-v1, for a task
+// on the V2 runtime (or planned as one) without a broken model schedule.
+func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
+	res := d.Result
+	zero := d.ZeroDelay()
 	switch {
-	case !v2 && !zero:
-		d.Situation, d.Action = BlockedV1, Skip
-		d.Reason = "a V1 task: a materialization syncSchedule would be rejected; move the task to the V2 runtime first"
-		return d
-	case d.HasModel && res.Configured && d.Entry.Family == connector.FamilySyncSchedule:
+	case d.Conflict():
+		d.Status = StatusConflict
 		return p.conflict(d, m)
 	case zero && d.HasModel:
-		d.Situation, d.Action = Migrated, None
+		d.Status, d.Situation, d.Action = StatusMigrated, Migrated, None
+		if d.Deferred && res.Known && res.Delay > 0 {
+			d.Reason = DeferredNote(d.Tag)
+		}
 		return d
 	case zero:
-		d.Situation, d.Action = NoDelay, None
+		d.Status, d.Situation, d.Action = StatusUnaffected, NoDelay, None
 		return d
-	case d.HasModel && res.Known:
+	case d.Stacked():
 		// A model schedule and a delay that is not configured (the 30m
 		// default) or does not conflict (a file-sink interval).
-		d.Situation = Stacked
-		if res.Family == connector.FamilySyncSchedule || p.Options.ZeroFileSinks {
+		d.Status, d.Situation = StatusStacked, Stacked
+		switch {
+		case res.Family == connector.FamilySyncSchedule:
 			d.Action, d.ZeroConnector = Migrate, true
-			return d
+		case !ZeroPublishable(m, p.Registry, d.Entry):
+			d.Action, d.Reason = Review, PlaintextFileSinkReason(p.Registry, d.Entry)
+		case p.Options.ZeroFileSinks:
+			d.Action, d.ZeroConnector = Migrate, true
+		default:
+			d.Action, d.Reason = Skip, FileSinkStackedNote
 		}
-		d.Action, d.Reason = Skip, FileSinkStackedNote
 		return d
 	}
 	if reason := unconvertible(res, m); reason != "" {
-		d.Situation, d.Action, d.Reason = Unconvertible, Review, reason
+		d.Status, d.Situation, d.Action, d.Reason = StatusNeedsReview, Unconvertible, Review, reason
 		return d
 	}
-	return p.convert(d, p.intervalText(m, d))
+	d = p.convert(d, m, p.intervalText(m, d))
+	switch {
+	case d.Action == Migrate && d.Situation == FileInterval && d.ZeroConnector:
+		d.Status = StatusReadyNeedsFlag
+	case d.Action == Migrate:
+		d.Status = StatusReady
+	case NeedsZeroFileSinks(d.Action, d.Reason):
+		d.Status = StatusReadyNeedsFlag
+	default:
+		d.Status = StatusNeedsReview
+	}
+	return d
+}
+
+// DeferredNote says why a task whose connector is configured to delay is
+// migrated all the same: its image tag defers to the runtime.
+func DeferredNote(tag string) string {
+	return "image tag " + tag + " defers the connector's delay to the runtime's schedule (the boilerplate deferral): the connector does not delay"
+}
+
+// PlaintextFileSinkReason is why a file sink whose config is plaintext
+// needs review: the zero that turns its interval off is off its enum, so
+// the control plane refuses to publish it (docs/behaviour.md §4.1, §7).
+func PlaintextFileSinkReason(reg *connector.Registry, e *connector.Entry) string {
+	fam := reg.Family(e.Family)
+	zero := fam.Zero
+	if zero == "" {
+		zero = "0s"
+	}
+	return fmt.Sprintf("a file sink with a plaintext config: %s %q, the only value that turns its interval off, is not among its published values, so flowctl and the dashboard refuse to publish it; seal the config with sops (then migrate --zero-file-sinks writes it through sops.overlay), or move the task to an image tag with the deferral (then migrate adds the materialization syncSchedule alone)",
+		connector.PointerPath(fam.Pointer), zero)
 }
 
 // intervalText is the connector's interval as the user wrote it (a file
@@ -223,7 +316,7 @@ func unconvertible(res connector.Result, m *catalog.Materialization) string {
 // Every duration it writes fits Flow's published schema (^\d+(s|m|h|d)$);
 // the user's own text is kept when it fits and means the same (text is
 // the interval's text for a file sink or an update delay).
-func (p *Planner) convert(d Decision, text string) Decision {
+func (p *Planner) convert(d Decision, m *catalog.Materialization, text string) Decision {
 	res := d.Result
 	d.Action = Migrate
 	switch res.Kind {
@@ -254,8 +347,20 @@ func (p *Planner) convert(d Decision, text string) Decision {
 	case connector.KindFileInterval:
 		d.Situation = FileInterval
 		d.Model = &model.Spec{BaseInterval: model.WriteDuration(res.Interval, text)}
+		if d.Entry.HasDeferral(d.Tag) {
+			// The shim turns the required interval off under the
+			// runtime's schedule: the model schedule alone migrates it.
+			return p.check(d)
+		}
 		d.ZeroConnector = true
-		if d = p.check(d); d.Action == Migrate && !p.Options.ZeroFileSinks {
+		d = p.check(d)
+		switch {
+		case d.Action != Migrate:
+		case !ZeroPublishable(m, p.Registry, d.Entry):
+			// The zero is off the enum of a plaintext config: the
+			// control plane refuses it, whatever the flags.
+			d.Action, d.Model, d.ZeroConnector, d.Reason = Review, nil, false, PlaintextFileSinkReason(p.Registry, d.Entry)
+		case !p.Options.ZeroFileSinks:
 			// The model schedule alone would stack on the interval the
 			// connector requires: the sink is left as it is.
 			d.Action, d.Model, d.ZeroConnector, d.Reason = Skip, nil, false, FileSinkNote
@@ -314,8 +419,8 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 			d.Action, d.Reason = Review, "--resolve=connector, but "+reason
 			return d
 		}
-		c := p.convert(Decision{V2: d.V2, HasModel: true, Entry: d.Entry, Tag: d.Tag, Result: d.Result}, p.intervalText(m, d))
-		c.Situation, c.ReplaceModel, c.HasModel = Conflict, c.Model != nil, true
+		c := p.convert(Decision{State: d.State, Status: d.Status}, m, p.intervalText(m, d))
+		c.Situation, c.ReplaceModel = Conflict, c.Model != nil
 		if c.Action == Migrate {
 			c.Reason = "--resolve=connector: the connector's schedule replaces the materialization schedule"
 		}
@@ -359,7 +464,7 @@ func (p *Planner) agrees(d Decision, m *catalog.Materialization) bool {
 	if unconvertible(d.Result, m) != "" {
 		return false
 	}
-	c := p.convert(Decision{V2: d.V2, Entry: d.Entry, Tag: d.Tag, Result: d.Result}, p.intervalText(m, d))
+	c := p.convert(Decision{State: d.State}, m, p.intervalText(m, d))
 	if c.Action != Migrate || c.Model == nil || (d.Result.Kind == connector.KindUpdateDelay && !c.RemoveUpdateDelay) {
 		return false
 	}
@@ -367,11 +472,7 @@ func (p *Planner) agrees(d Decision, m *catalog.Materialization) bool {
 	if err != nil {
 		return false
 	}
-	have, err := model.Decode(m.ModelSchedule().Interface(nil))
-	if err != nil {
-		return false
-	}
-	return sameSchedule(want, have)
+	return d.Schedule != nil && sameSchedule(want, d.Schedule)
 }
 
 // sameSchedule compares two decoded schedules by meaning: durations,

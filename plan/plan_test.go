@@ -62,7 +62,7 @@ func TestDecide(t *testing.T) {
 		{"alternating 1h30m window", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 1h30m, timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`,
 			Alternating, Migrate, `{baseInterval: 4h, timezone: UTC, windows: [{interval: 90m, start: "09:00", end: "17:00"}]}`, true, false, false},
 		{"file sink PT1H30M", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H30M}", FileInterval, Migrate, "{baseInterval: 90m}", true, false, false},
-		{"file sink 120m is kept", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 120m}", FileInterval, Migrate, "{baseInterval: 120m}", true, false, false},
+		{"file sink 120m is kept (sealed)", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: 120m, bucket: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, FileInterval, Migrate, "{baseInterval: 120m}", true, false, false},
 		{"default, preserve", Options{}, `"true"`, "", sf, "{host: h}", Default, Migrate, "{baseInterval: 30m}", true, false, false},
 		{"default, drop", Options{Absent: "drop"}, `"true"`, "", sf, "{host: h}", Default, Migrate, "", true, false, false},
 		{"alternating", Options{}, `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: America/New_York, fastSyncStartTime: "9:00", fastSyncStopTime: "17:00", fastSyncEnabledDays: "Su,T-Th"}}`,
@@ -74,13 +74,20 @@ func TestDecide(t *testing.T) {
 		{"updateDelay on an old tag", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-snowflake:v2", "{advanced: {updateDelay: 2h}}", UpdateDelay, Review, "", false, false, false},
 		// Without --zero-file-sinks a file sink is left as it is: a model
 		// schedule beside its required interval would stack the two.
-		{"file sink without --zero-file-sinks: untouched", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Skip, "", false, false, false},
+		{"file sink without --zero-file-sinks: untouched", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: 15m, bucket: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, FileInterval, Skip, "", false, false, false},
 		{"file sink PT1H without --zero-file-sinks: untouched", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}", FileInterval, Skip, "", false, false, false},
 		{"file sink with a sealed interval: review, not the flag", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, Unconvertible, Review, "", false, false, false},
-		{"file sink stacked: skipped without the flag", Options{}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", Stacked, Skip, "", false, false, false},
-		{"file sink stacked: finished by --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", Stacked, Migrate, "", true, false, false},
+		{"file sink stacked: skipped without the flag", Options{}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: 15m, bucket: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, Stacked, Skip, "", false, false, false},
+		{"file sink stacked: finished by --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: 15m, bucket: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, Stacked, Migrate, "", true, false, false},
+		// A plaintext uploadInterval config cannot take "0s" (off its
+		// enum: the control plane refuses it): review, with or without
+		// the flag (docs/behaviour.md §7).
+		{"plaintext file sink: review", Options{}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Review, "", false, false, false},
+		{"plaintext file sink, --zero-file-sinks: review", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Review, "", false, false, false},
+		{"plaintext file sink stacked, --zero-file-sinks: review", Options{ZeroFileSinks: true}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", Stacked, Review, "", false, false, false},
+		{"near miss: plaintext s3-iceberg (no enum), --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT15M}", FileInterval, Migrate, "{baseInterval: 15m}", true, false, false},
 		{"file sink already zeroed: migrated", Options{}, `"true"`, "{baseInterval: 1h}", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 0s}", Migrated, None, "", false, false, false},
-		{"V1 file sink opted in, no --zero-file-sinks: untouched", Options{EnableRuntimeV2: true}, "", "", "ghcr.io/estuary/materialize-s3-csv:v1", "{uploadInterval: 15m}", FileInterval, Skip, "", false, false, false},
+		{"V1 file sink opted in, no --zero-file-sinks: untouched", Options{EnableRuntimeV2: true}, "", "", "ghcr.io/estuary/materialize-s3-csv:v1", `{uploadInterval: 15m, bucket: "ENC[AES256_GCM,data:x]", sops: {mac: x}}`, FileInterval, Skip, "", false, false, false},
 		{"file sink, --zero-file-sinks", Options{ZeroFileSinks: true}, `"true"`, "", "ghcr.io/estuary/materialize-s3-iceberg:v1", "{upload_interval: PT1H}", FileInterval, Migrate, "{baseInterval: 1h}", true, false, false},
 		{"conflict", Options{}, `"true"`, "{baseInterval: 1h}", sf, "{syncSchedule: {syncFrequency: 2h}}", Conflict, Review, "", false, false, false},
 		// A migration stopped between the model's file and the config's:

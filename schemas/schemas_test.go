@@ -170,3 +170,22 @@ func TestCheckTask(t *testing.T) {
 		}
 	}
 }
+
+// The connector schema publishes the syncFrequency enum of current images,
+// the registry's family enum (1m, 2m30s and 20m were added in 2026-08,
+// estuary/connectors#5125; issue 24).
+func TestConnectorEnumIsTheRegistrys(t *testing.T) {
+	var s struct {
+		Properties map[string]struct {
+			Enum []string `json:"enum"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(Connector(), &s); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(s.Properties["syncFrequency"].Enum, ",")
+	want := strings.Join(connector.Builtin().Family(connector.FamilySyncSchedule).Enum, ",")
+	if got != want || want != "0s,30s,1m,2m30s,5m,15m,20m,30m,1h,2h,4h" {
+		t.Errorf("schema enum %s, registry %s", got, want)
+	}
+}

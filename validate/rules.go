@@ -6,6 +6,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -54,6 +55,11 @@ type Pass struct {
 	problems []catalog.SpecProblem
 	sched    *tree.Node // the materialization syncSchedule, nil when absent
 
+	// state is the task's one decision (plan.StateOf): its runtime,
+	// whether its model schedule works, and the connector's effective
+	// delay, as every command sees them (docs/behaviour.md §8).
+	state plan.State
+
 	// The connector's schedule. entry is nil when the connector has none
 	// or its config cannot be read (reported as parse-error): then no
 	// connector rule applies.
@@ -74,10 +80,11 @@ func (c *Checker) newPass(m *catalog.Materialization) *Pass {
 	// model types them: a value of another type fails Flow's build.
 	p.problems = m.SpecProblems()
 	p.sched = m.ModelSchedule()
+	p.state = plan.StateOf(m, c.Registry)
 	if cfg := m.Config; cfg != nil && cfg.Err != "" {
 		return p // reported as parse-error; the schedule is unknown
 	}
-	p.entry, p.tag, p.res = m.ConnectorSchedule(c.Registry)
+	p.entry, p.tag, p.res = p.state.Entry, p.state.Tag, p.state.Result
 	if m.Config != nil {
 		p.eff = m.Config.Effective
 	}
@@ -139,12 +146,12 @@ func (p *Pass) via() string {
 	return ""
 }
 
-// conflict reports whether both the materialization and its connector
-// configure a schedule (sync-schedule-conflict, which ack-delay-stacks
-// then does not repeat).
-func (p *Pass) conflict() bool {
-	return p.sched != nil && p.entry.Family == connector.FamilySyncSchedule && p.res.Configured
-}
+// conflict reports whether both the materialization (with a schedule
+// that works) and its connector configure a schedule
+// (sync-schedule-conflict, which ack-delay-stacks then does not repeat).
+// Beside a model schedule that does not work, invalid-sync-schedule is
+// all there is to say: its fix is not to zero the connector.
+func (p *Pass) conflict() bool { return p.state.Conflict() }
 
 // checkParseError: a materialization's delete, shards or shards.disable
 // of a type Flow's model refuses (sources that cannot be read are
@@ -165,15 +172,12 @@ func checkParseError(p *Pass) {
 // checkInvalidSyncSchedule: the materialization syncSchedule does not
 // decode or fails Flow's validation.
 func checkInvalidSyncSchedule(p *Pass) {
-	if p.sched == nil {
-		return
-	}
-	if pr := checkModel(p.sched); pr != nil {
-		at := p.sched.Path(pr.path...)
+	if pr := p.state.ModelProblem; pr != nil {
+		at := p.sched.Path(pr.Path...)
 		if at == nil {
 			at = p.sched
 		}
-		p.report(at, "invalid sync schedule: "+pr.msg+modelHint(pr, at))
+		p.report(at, "invalid sync schedule: "+pr.Msg+modelHint(pr, at))
 	}
 }
 
@@ -186,6 +190,10 @@ func checkRequiresRuntimeV2(p *Pass) {
 	msg := fmt.Sprintf("materialization %s uses syncSchedule, which requires the V2 task runtime: set enable-runtime-v2: \"true\" under its shards.flags", p.m.Name)
 	if p.boolFlag {
 		msg += fmt.Sprintf(" (its flag is the unquoted YAML boolean %s; quote it)", p.flag.Value)
+	}
+	if p.entry != nil && p.state.ZeroDelay() {
+		// What rolling back the V2 flag leaves (docs/behaviour.md §8).
+		msg += "; its connector does not delay either, so nothing paces its commits (census: blocked-v1): schedtool migrate --enable-runtime-v2 sets the flag"
 	}
 	p.report(p.sched, msg)
 }
@@ -241,8 +249,10 @@ func checkAckDelayStacks(p *Pass) {
 	if !p.scheduleKnown() || p.conflict() {
 		return
 	}
-	if p.sched != nil && p.v2 && p.res.Known && p.res.Delay > 0 && !p.entry.HasDeferral(p.tag) {
-		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.res, p.via()))
+	// The task is stacked (docs/behaviour.md §8): on an image tag with
+	// the deferral the connector's delay is off, so nothing stacks.
+	if p.state.Stacked() {
+		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.tag, p.m.Where(), p.res, p.via()))
 	}
 }
 
@@ -255,25 +265,38 @@ func checkLegacyUpdateDelay(p *Pass) {
 }
 
 // checkOffEnumScheduleValue: a schedule value the connector accepts but
-// its published schema does not list; info for a file sink migrate
-// zeroed.
+// its published schema does not list. An error in a plaintext config,
+// which Flow's config encryption checks against the schema and refuses
+// (docs/behaviour.md §4.1, §5); a warning in a sealed config or a stored
+// spec; info for a file sink migrate zeroed there.
 func checkOffEnumScheduleValue(p *Pass) {
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
-		if migratedFileSink(p.res, p.sched) {
+		switch {
+		case p.m.Where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextMigratedFileSinkNote)
+		case p.m.Where() == connector.Plaintext:
+			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
+		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
-		} else {
+		default:
 			p.report(p.at(pr.Pointer), pr.Msg)
 		}
 	})
 }
+
+// plaintextOffEnumNote ends the off-enum message of a plaintext config.
+const plaintextOffEnumNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Use a listed value, seal the config with sops, or move the schedule to the materialization's syncSchedule"
+
+// plaintextMigratedFileSinkNote ends it for a file sink zeroed beside a
+// model schedule in a plaintext config.
+const plaintextMigratedFileSinkNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Seal the config with sops and set the 0 in sops.overlay, or use an image tag with the boilerplate deferral and a listed value"
 
 // checkConnectorScheduleCrashes: an alternating connector schedule that
 // panics its connector within the next 366 days, unless the runtime's
 // schedule paces a connector that defers to it.
 func checkConnectorScheduleCrashes(p *Pass) {
 	ps := p.res.Schedule
-	if !p.scheduleKnown() || p.c.Crashes == nil || ps == nil || !ps.Alternating ||
-		(p.sched != nil && p.v2 && p.entry.HasDeferral(p.tag)) {
+	if !p.scheduleKnown() || p.c.Crashes == nil || ps == nil || !ps.Alternating || p.state.Deferred {
 		return
 	}
 	if rs := p.c.Crashes.Find(ps); len(rs) > 0 {
@@ -284,7 +307,7 @@ func checkConnectorScheduleCrashes(p *Pass) {
 // checkConnectorScheduleInUse: a V2 task paced by its connector, a
 // migration candidate.
 func checkConnectorScheduleInUse(p *Pass) {
-	if !p.scheduleKnown() || p.sched != nil || !p.v2 || !p.res.Known || p.res.Delay <= 0 {
+	if !p.scheduleKnown() || p.sched != nil || !p.v2 || !p.state.DelayKnown || p.state.Delay <= 0 {
 		return
 	}
 	p.report(p.schedAt(),

@@ -172,6 +172,11 @@ func TestRules(t *testing.T) {
 		{"off-enum-schedule-value: negative", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: -1m}}`)}, []string{"off-enum-schedule-value"}},
 		{"off-enum-schedule-value: file sink 0s", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-gcs-parquet:v1", `{uploadInterval: 0s}`)}, []string{"off-enum-schedule-value"}},
 		{"near miss off-enum-schedule-value: 4h", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 4h}}`)}, nil},
+		{"near miss off-enum-schedule-value: 1m, added 2026-08", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 1m}}`)}, nil},
+		{"near miss off-enum-schedule-value: 2m30s, added 2026-08", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 2m30s}}`)}, nil},
+		{"near miss off-enum-schedule-value: 20m, added 2026-08", map[string]string{"flow.yaml": mat("", "", sf, `{syncSchedule: {syncFrequency: 20m}}`)}, nil},
+		{"off-enum-schedule-value: 20m on a tag before the longer enum", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-snowflake:v3", `{syncSchedule: {syncFrequency: 20m}}`)}, []string{"off-enum-schedule-value"}},
+		{"off-enum-schedule-value: 1m on starburst (removed before the longer enum)", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-starburst:v1", `{syncSchedule: {syncFrequency: 1m}}`)}, []string{"off-enum-schedule-value"}},
 
 		// connector-schedule-in-use
 		{"connector-schedule-in-use: default", map[string]string{"flow.yaml": mat(v2, "", sf, `{host: h}`)}, []string{"connector-schedule-in-use"}},
@@ -324,21 +329,31 @@ func TestSpecFieldFindings(t *testing.T) {
 	}
 }
 
-// off-enum-schedule-value on a file sink's 0s/PT0S is info when the task
-// has a model schedule (the state migrate --zero-file-sinks writes), and
-// still says what a form built from the connector's schema offers; any
-// other off-enum value stays a warning.
+// off-enum-schedule-value is an error in a plaintext config (Flow's config
+// encryption checks it against the connector's schema and refuses it,
+// docs/behaviour.md §4.1); in a sealed config it is a warning, and info on
+// a file sink's 0s/PT0S when the task has a model schedule (the state
+// migrate --zero-file-sinks writes), still saying what a form built from
+// the connector's schema offers (issue 24).
 func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
 	const csv = "ghcr.io/estuary/materialize-gcs-parquet:v1" // PT0S is no finding: upload_interval publishes no values
+	const sops = `, sops: {mac: "ENC[AES256_GCM,data:x,type:str]"}}`
+	sealed := func(cfg string) string { return strings.TrimSuffix(cfg, "}") + sops }
 	for _, tc := range []struct {
 		name, flags, sched, image, config string
 		want                              finding.Severity
 	}{
-		{"file sink 0s with a model schedule: info", v2, model1h, csv, `{uploadInterval: 0s}`, finding.Info},
-		{"file sink 0s with a model schedule, V1 too: info", "", model1h, csv, `{uploadInterval: 0s}`, finding.Info},
-		{"near miss: file sink 0s without a model schedule", v2, "", csv, `{uploadInterval: 0s}`, finding.Warning},
-		{"near miss: a non-zero off-enum interval with a model schedule", v2, model1h, csv, `{uploadInterval: 7m}`, finding.Warning},
-		{"near miss: syncSchedule 45m with a model schedule", v2, model1h, sf, `{syncSchedule: {syncFrequency: 45m}}`, finding.Warning},
+		{"sealed file sink 0s with a model schedule: info", v2, model1h, csv, sealed(`{uploadInterval: 0s}`), finding.Info},
+		{"sealed file sink 0s with a model schedule, V1 too: info", "", model1h, csv, sealed(`{uploadInterval: 0s}`), finding.Info},
+		{"near miss: sealed file sink 0s without a model schedule", v2, "", csv, sealed(`{uploadInterval: 0s}`), finding.Warning},
+		{"near miss: a sealed non-zero off-enum interval with a model schedule", v2, model1h, csv, sealed(`{uploadInterval: 7m}`), finding.Warning},
+		{"near miss: sealed syncSchedule 45m with a model schedule", v2, model1h, sf, sealed(`{syncSchedule: {syncFrequency: 45m}}`), finding.Warning},
+		{"plaintext file sink 0s with a model schedule: error", v2, model1h, csv, `{uploadInterval: 0s}`, finding.Error},
+		{"plaintext file sink 0s without a model schedule: error", v2, "", csv, `{uploadInterval: 0s}`, finding.Error},
+		{"plaintext syncSchedule 45m: error", v2, "", sf, `{syncSchedule: {syncFrequency: 45m}}`, finding.Error},
+		{"plaintext legacy updateDelay 45m on an old tag: error", "", "", "ghcr.io/estuary/materialize-redshift:v1", `{advanced: {updateDelay: 45m}}`, finding.Error},
+		{"plaintext 20m on an old tag: error", v2, "", "ghcr.io/estuary/materialize-snowflake:v3", `{syncSchedule: {syncFrequency: 20m}}`, finding.Error},
+		{"sealed 20m on an old tag: warning", v2, "", "ghcr.io/estuary/materialize-snowflake:v3", sealed(`{syncSchedule: {syncFrequency: 20m}}`), finding.Warning},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := runCatalog(t, map[string]string{"flow.yaml": mat(tc.flags, tc.sched, tc.image, tc.config)}, nil)
@@ -352,6 +367,9 @@ func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
 				t.Fatalf("off-enum findings %+v, want one of severity %v", off, tc.want)
 			}
 			if form := strings.Contains(off[0].Message, "a form built from the connector's schema"); form != (tc.want == finding.Info) {
+				t.Errorf("message %q", off[0].Message)
+			}
+			if refuse := strings.Contains(off[0].Message, "flowctl and the dashboard refuse to publish it"); refuse != (tc.want == finding.Error) {
 				t.Errorf("message %q", off[0].Message)
 			}
 		})
@@ -373,5 +391,31 @@ func TestRulesMatchFinding(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("validate.Rules differ from finding.Rules (-want +got):\n%s", d)
+	}
+}
+
+// invalid-sync-schedule names Flow's defect first: a window with equal
+// start and end is Flow's error even when an interval is also beyond what
+// schedtool evaluates (over 292 years, which Flow accepts); the limit is
+// named when Flow finds nothing else (issue 24 §4).
+func TestInvalidSyncScheduleNamesFlowsErrorFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, sched, want string
+	}{
+		{"equal start and end beside a huge interval", `{baseInterval: 1h, timezone: UTC, windows: [{interval: 300y, start: "09:00", end: "09:00"}]}`,
+			`invalid sync schedule: start and end of window 0 must be different: got "09:00" and "09:00"`},
+		{"near miss: only the huge interval", `{baseInterval: 1h, timezone: UTC, windows: [{interval: 300y, start: "09:00", end: "10:00"}]}`,
+			`longer than schedtool can evaluate`},
+	} {
+		fs := runCatalog(t, map[string]string{"flow.yaml": withSpec("    shards: {flags: {enable-runtime-v2: \"true\"}}\n    syncSchedule: " + tc.sched + "\n")}, nil)
+		var msgs []string
+		for _, f := range fs {
+			if f.Rule == finding.InvalidSyncSchedule {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
+			t.Errorf("%s: invalid-sync-schedule %q, want one containing %q", tc.name, msgs, tc.want)
+		}
 	}
 }

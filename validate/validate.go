@@ -6,18 +6,15 @@ import (
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/internal/tzname"
 
-	"bytes"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schedule/model"
-	"github.com/estuary/schedtool/schemas"
 )
 
 // Checker applies the rules with one registry of connector images.
@@ -45,11 +42,11 @@ func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
 // connector (no materialization syncSchedule, a connector delay): no rule
 // finds anything, yet census counts it as remaining, so the summary says.
 func (c *Checker) PacedV1(m *catalog.Materialization) bool {
-	if v2, _ := m.V2(); v2 || m.ModelSchedule() != nil || (m.Config != nil && m.Config.Err != "") {
+	if m.Config != nil && m.Config.Err != "" {
 		return false
 	}
-	entry, _, res := m.ConnectorSchedule(c.Registry)
-	return entry != nil && res.Known && res.Delay > 0
+	st := plan.StateOf(m, c.Registry)
+	return !st.V2 && !st.HasModel && st.DelayKnown && st.Delay > 0
 }
 
 func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) string {
@@ -60,11 +57,16 @@ func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) 
 	return fmt.Sprintf("materialization %s: its connector panics when its last commit acknowledgement is %s%s: the connector's search for the next fast-window start looks only 7 days ahead, and in %s the next start is further away, so the task crash-loops until the clock is past that range; migrating the schedule into the runtime removes the crash (schedtool migrate)", name, rs[0].Describe(ps.Location), more, ps.Spec.Timezone)
 }
 
-func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, res connector.Result, via string) string {
+func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, tag string, where connector.Where, res connector.Result, via string) string {
 	if res.Family == connector.FamilySyncSchedule {
 		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (the default when its config has no syncSchedule), so the two stack; set the connector's syncSchedule to {syncFrequency: \"0s\"}%s", name, connector.FormatDelay(res.Delay), via)
 	}
 	key := connector.PointerPath(reg.Family(e.Family).Pointer)
+	if zero := reg.Family(e.Family).Zero; !reg.Publishable(e, tag, where, zero) {
+		// The zero is off the enum: a plaintext config cannot take it
+		// (docs/behaviour.md §4.1).
+		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; %s %q is outside its published values, which Flow refuses in a plaintext config: seal the config with sops and set it in sops.overlay, use an image tag with the boilerplate deferral, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, zero)
+	}
 	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; set %s to %q (outside its published values)%s, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero, via)
 }
 
@@ -98,33 +100,17 @@ func configNode(m *catalog.Materialization) *tree.Node {
 	return m.Spec
 }
 
-type modelProblem struct {
-	path []string
-	msg  string
-}
-
-// modelVerdicts remembers checkModel's answer by the schedule's exact
-// bytes: stored specs repeat the same few schedules thousands of times.
-var (
-	modelVerdicts sync.Map // string -> *modelProblem (nil: valid)
-	verdictCount  atomic.Int64
-)
-
-const maxVerdicts = 1 << 14
-
-// checkModel decodes and validates a model schedule: the structure by the
-// published schema, then durations, days and Flow's validation.
 // modelHint names what a misspelt key (timeZone) or timezone
 // (America/New_Yrok) of a model syncSchedule likely meant, after Flow's
 // own text; "" when nothing is near.
-func modelHint(p *modelProblem, at *tree.Node) string {
-	if len(p.path) == 0 {
+func modelHint(p *plan.ModelProblem, at *tree.Node) string {
+	if len(p.Path) == 0 {
 		return ""
 	}
-	last := p.path[len(p.path)-1]
-	if strings.Contains(p.msg, "unknown field `"+last+"`") {
+	last := p.Path[len(p.Path)-1]
+	if strings.Contains(p.Msg, "unknown field `"+last+"`") {
 		keys := model.ScheduleKeys
-		if len(p.path) > 1 {
+		if len(p.Path) > 1 {
 			keys = model.WindowKeys
 		}
 		if l := suggest.Closest(last, keys, 3); len(l) > 0 {
@@ -132,7 +118,7 @@ func modelHint(p *modelProblem, at *tree.Node) string {
 		}
 		return ""
 	}
-	return zoneHint(strings.Join(p.path, "/"), at)
+	return zoneHint(strings.Join(p.Path, "/"), at)
 }
 
 // zoneHint names the timezones nearest a timezone value that does not
@@ -142,55 +128,6 @@ func zoneHint(ptr string, n *tree.Node) string {
 		return ""
 	}
 	return tzname.Hint(n.Value)
-}
-
-func checkModel(n *tree.Node) *modelProblem {
-	if n.End <= n.Offset || n.Doc.Format != tree.JSON {
-		return checkModelTree(n)
-	}
-	key := n.Doc.Src[n.Offset:n.End]
-	if v, ok := modelVerdicts.Load(string(key)); ok {
-		return v.(*modelProblem)
-	}
-	var p *modelProblem
-	if bytes.Contains(key, []byte(`\u`)) {
-		// Flow reads the spec with serde_json, which refuses a lone
-		// surrogate escape that the tree's reader turns into U+FFFD.
-		if err := model.StrictJSON(key); err != nil {
-			p = &modelProblem{msg: err.Error()}
-		}
-	}
-	if p == nil {
-		p = checkModelTree(n)
-	}
-	if verdictCount.Add(1) <= maxVerdicts {
-		if p != nil { // kept: its strings must not pin a source's bytes
-			kept := &modelProblem{msg: strings.Clone(p.msg)}
-			for _, t := range p.path {
-				kept.path = append(kept.path, strings.Clone(t))
-			}
-			p = kept
-		}
-		modelVerdicts.Store(string(key), p)
-	}
-	return p
-}
-
-func checkModelTree(n *tree.Node) *modelProblem {
-	v := n.Interface(nil)
-	if p := schemas.CheckModel(v); p != nil {
-		return &modelProblem{p.Path, p.Msg}
-	}
-	s, err := model.Decode(v)
-	if err != nil {
-		de := err.(*model.DecodeError)
-		return &modelProblem{de.Path, de.Error()}
-	}
-	if err := s.Validate(); err != nil {
-		ve := err.(*model.ValidationError)
-		return &modelProblem{ve.Path, ve.Msg}
-	}
-	return nil
 }
 
 // migratedFileSink reports whether res is a file sink's interval set to

@@ -73,6 +73,9 @@ func Do(doc *tree.Doc, patches []Patch, parse Parser) (*Result, error) {
 		if p.Target == nil || p.Target.Doc != doc || p.Target.Kind != tree.Object {
 			return nil, &Error{doc.File, "internal: a patch target is not an object of this document"}
 		}
+		if tree.ThroughMerge(p.Target) {
+			return nil, mergedError(doc, p.Target)
+		}
 		if err := e.patch(p.Target, p.Changes, 0); err != nil {
 			return nil, err
 		}
@@ -86,12 +89,21 @@ func Do(doc *tree.Doc, patches []Patch, parse Parser) (*Result, error) {
 		res.New = doc.Src
 		return res, nil
 	}
+	if doc.Encoding != "" {
+		// Written back, the file would be UTF-8 (or a splice of two
+		// encodings): a file is never changed into another encoding.
+		return nil, &Error{doc.File, "the file is " + doc.Encoding + " text (a byte order mark); schedtool writes UTF-8 only, so it is left unchanged: convert it to UTF-8 (iconv -f " + doc.Encoding + " -t UTF-8) and run again, or edit it by hand"}
+	}
 	res.New = Apply(doc.Src, edits)
 	want := doc.Root.Interface(nil)
 	for _, p := range patches {
 		want = Intended(want, tree.SplitPointer(p.Target.Pointer()), p.Changes)
 	}
 	got, err := parse(doc.File, res.New)
+	if err == nil && doc.Merges {
+		// Read again as it was read: with Flow's merge keys applied.
+		err = tree.MergeKeys(got)
+	}
 	if err != nil {
 		return nil, &Error{doc.File, "the edited document does not parse (" + err.Error() + "); left unchanged"}
 	}
@@ -270,6 +282,9 @@ func (e *editor) patch(obj *tree.Node, changes Map, depth int) error {
 	var inserts Map
 	for _, kv := range changes {
 		f := obj.Field(kv.Key)
+		if f != nil && f.Merged {
+			return mergedError(e.doc, f.Value)
+		}
 		var err error
 		switch v := kv.Value.(type) {
 		case remove:
@@ -300,6 +315,12 @@ func (e *editor) patch(obj *tree.Node, changes Map, depth int) error {
 		return e.insert(obj, inserts, depth)
 	}
 	return nil
+}
+
+// mergedError refuses an edit of a value that a merge key (<<) brought:
+// it is written in the merged mapping, which other mappings may merge too.
+func mergedError(doc *tree.Doc, n *tree.Node) error {
+	return &Error{doc.File, "the value of " + n.Pointer() + " comes from a merge key (<<; written at line " + strconv.Itoa(n.Line()) + "), which other mappings may merge too; left unchanged: edit it by hand, or give the task the value as its own key"}
 }
 
 // removesAll reports whether changes remove every key of obj and set none.

@@ -49,7 +49,7 @@ func FuzzParseJSON(f *testing.F) {
 }
 
 func FuzzParseYAML(f *testing.F) {
-	for _, s := range []string{"a: 1\nb: [x, {c: d}]\n", "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n", "a: 1\na: 2\n", "- a\n---\n- b\n", "x: \"17:00\"\ny: 17:00\n", "%YAML 1.2\n---\na: 1\n", "# c\n%YAML 1.1\r\n---\r\n- 1\r\n"} {
+	for _, s := range []string{"a: 1\nb: [x, {c: d}]\n", "a: &x {b: 1}\nc: *x\nd:\n  <<: *x\n", "a: &x {b: {<<: {c: 1}}}\nd: {\"<<\": [*x, {e: 2}], b: 0}\n", "a: 1\na: 2\n", "- a\n---\n- b\n", "x: \"17:00\"\ny: 17:00\n", "%YAML 1.2\n---\na: 1\n", "# c\n%YAML 1.1\r\n---\r\n- 1\r\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -71,6 +71,20 @@ func FuzzParseYAML(f *testing.F) {
 			return true
 		})
 		_ = d.Root.Interface(nil)
+		// Merge keys as Flow applies them: no panic, no "<<" left, and
+		// every merged node's pointer is where it now is.
+		if err := MergeKeys(d); err != nil {
+			return
+		}
+		d.Root.Walk(func(n *Node) bool {
+			if n.Kind == Object && n.Get("<<") != nil {
+				t.Fatalf("a merge key left at %s", n.Pointer())
+			}
+			if d.Root.Lookup(n.Pointer()) != n {
+				t.Fatalf("pointer %s does not resolve to its node after merging", n.Pointer())
+			}
+			return true
+		})
 	})
 }
 

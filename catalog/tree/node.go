@@ -42,6 +42,15 @@ type Doc struct {
 	Src    []byte
 	Format Format
 	Root   *Node
+	// Encoding names the file's encoding when it is not UTF-8 (UTF-16
+	// with a byte order mark): Src is then its text decoded into UTF-8
+	// and Orig the file's own bytes. Such a document is read, never
+	// edited (package edit refuses it).
+	Encoding string
+	Orig     []byte
+	// Merges says that Flow's merge keys were applied to the tree (a
+	// catalog source): a re-read of the document applies them too.
+	Merges bool
 	// LineBase is added to line numbers (a row of a dump starts at its
 	// line in the file).
 	LineBase int
@@ -55,6 +64,14 @@ type Doc struct {
 	lastLine, lastCol, lastOff int
 	// steps counts the characters OffsetOf walked (for the tests).
 	steps int
+}
+
+// Bytes are the file's own bytes: Orig for a decoded file, else Src.
+func (d *Doc) Bytes() []byte {
+	if d.Orig != nil {
+		return d.Orig
+	}
+	return d.Src
 }
 
 // Node is one value. Positions are 1-based; columns count characters.
@@ -85,6 +102,9 @@ type Field struct {
 	Key       string
 	KeyOffset int
 	Value     *Node
+	// Merged marks a key that a merge key (<<) brought (MergeKeys): its
+	// value is written elsewhere in the file, so it is read, never edited.
+	Merged bool
 }
 
 // Get returns the value of key in an object, or nil.

@@ -3,7 +3,6 @@ package tree
 import (
 	"bytes"
 	"errors"
-	"strings"
 )
 
 // RowShape is what ScanRow found in one stored-spec row: the raw bytes
@@ -377,8 +376,11 @@ func (s *rowScanner) configField(depth int, k []byte) bool {
 
 // ConfigKeyMatch reports whether a config key may be one a schedule
 // classification reads: it starts with one of keys, ignoring case as
-// encoding/json does (the connectors' decoding), or it has a byte
-// outside ASCII (Unicode folds such as ſ for s).
+// encoding/json does (the connectors' decoding) and the separators '_',
+// '-', '.', space and tab (a near miss of a schedule key, sync_schedule
+// or " uploadInterval", is refused by the connector, which classification
+// reports), or it has a byte outside ASCII (Unicode folds such as ſ for
+// s, confusables such as fullwidth letters).
 func ConfigKeyMatch(key string, keys []string) bool {
 	for i := 0; i < len(key); i++ {
 		if key[i] >= 0x80 {
@@ -386,9 +388,40 @@ func ConfigKeyMatch(key string, keys []string) bool {
 		}
 	}
 	for _, want := range keys {
-		if len(key) >= len(want) && strings.EqualFold(key[:len(want)], want) {
+		if foldPrefix(key, want) {
 			return true
 		}
 	}
 	return false
+}
+
+func isKeySep(c byte) bool { return c == '_' || c == '-' || c == '.' || c == ' ' || c == '\t' }
+
+// foldPrefix reports whether want, separators aside, starts key,
+// separators aside, in ASCII case folding.
+func foldPrefix(key, want string) bool {
+	i := 0
+	for j := 0; j < len(want); j++ {
+		if isKeySep(want[j]) {
+			continue
+		}
+		for i < len(key) && isKeySep(key[i]) {
+			i++
+		}
+		if i == len(key) {
+			return false
+		}
+		a, b := key[i], want[j]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+		i++
+	}
+	return true
 }

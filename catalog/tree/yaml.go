@@ -272,42 +272,17 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 }
 
 func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
-	var merges []*yaml.Node
+	// A merge key (<<, quoted or not) is a key like any other here, as
+	// serde_yaml reads it: Flow applies merge keys after parsing, and to
+	// catalog sources only (MergeKeys).
 	ks := keys{n: n}
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			merges = append(merges, v)
-			continue
-		}
 		if k.Kind != yaml.ScalarNode {
 			return c.errAt(k, "a mapping key must be a scalar")
 		}
 		if err := c.addField(&ks, k, v, depth); err != nil {
 			return err
-		}
-	}
-	// Merge keys add the keys the mapping does not have itself.
-	for _, m := range merges {
-		sources := []*yaml.Node{m}
-		if m.Kind == yaml.SequenceNode {
-			sources = m.Content
-		}
-		for _, s := range sources {
-			if s.Kind == yaml.AliasNode {
-				s = s.Alias
-			}
-			if s == nil || s.Kind != yaml.MappingNode {
-				return c.errAt(m, "a merge key (<<) needs a mapping or a list of mappings")
-			}
-			for i := 0; i+1 < len(s.Content); i += 2 {
-				if ks.find(c, s.Content[i].Value) >= 0 {
-					continue
-				}
-				if err := c.addField(&ks, s.Content[i], s.Content[i+1], depth); err != nil {
-					return err
-				}
-			}
 		}
 	}
 	return nil

@@ -40,18 +40,26 @@ func newCensus(c *common) *cobra.Command {
 kind and delay of its connector schedule, whether it has a materialization
 syncSchedule, and a status, decided in this order:
 
-  blocked-v1    a V1 task whose connector delay is non-zero or unknown
+  needs-review  first, a materialization schedule that does not decode and
+                validate (the task has none that works)
+  blocked-v1    a V1 task whose connector delay is non-zero or unknown, or
+                with a materialization schedule and no connector delay
+                (nothing paces it: migrate --enable-runtime-v2)
   conflict      a materialization schedule and a configured connector schedule
   stacked       a materialization schedule and a non-zero connector delay
   migrated      a materialization schedule, no connector delay
   unaffected    neither
   ready         a V2 task whose connector schedule schedtool migrate converts
   ready (needs --zero-file-sinks)
-                a V2 file sink migrate converts with --zero-file-sinks
-  needs-review  the rest (not convertible, sealed, invalid), with the reason
+                a V2 file sink migrate converts with --zero-file-sinks (a
+                sealed config or a stored spec)
+  needs-review  the rest (not convertible, sealed, invalid, a plaintext
+                file-sink config), with the reason
 
-Every status but migrated and unaffected still relies on connector-side
-pacing. Unreadable inputs are counted and listed, never skipped: an unknown
+The connector delay is the effective one: none on an image tag that defers
+to the runtime's schedule (the registry's deferralSince) when a V2 task has
+a materialization schedule. Every status but migrated and unaffected still
+relies on connector-side pacing. Unreadable inputs are counted and listed, never skipped: an unknown
 is not a zero.`,
 		Example: `  # Groups and counts, for a terminal
   schedtool census fixtures/catalog fixtures/live_specs.ndjson

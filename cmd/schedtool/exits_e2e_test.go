@@ -73,7 +73,7 @@ func TestMigrateExitCodesEndToEnd(t *testing.T) {
 			[]string{"written: cat/flow.yaml\n", "1 skipped (V1)", "skipped: 1 task, 1 reason\n  1 task: a V1 task", "schedtool: 1 V1 task skipped"}, nil},
 		{"near miss: the V1 task moved with --enable-runtime-v2", map[string]string{"cat/flow.yaml": "materializations:\n" + v1Snowflake("acme/v1") + snowflake("acme/a", sfImage)}, []string{"--write", "--enable-runtime-v2", "cat"}, 0,
 			[]string{"migrate: 2 materializations: 2 to migrate; 1 written\n"}, []string{"skipped"}},
-		{"--out DIR with a file sink skipped", map[string]string{"cat/flow.yaml": "materializations:\n" + fileSink("acme/f", " {bucket: b, uploadInterval: 15m}") + snowflake("acme/a", sfImage)}, []string{"--out", "out", "cat"}, 2,
+		{"--out DIR with a file sink skipped", map[string]string{"cat/flow.yaml": "materializations:\n" + fileSink("acme/f", ` {bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`) + snowflake("acme/a", sfImage)}, []string{"--out", "out", "cat"}, 2,
 			[]string{"1 skipped (file sinks: --zero-file-sinks)", "schedtool: 1 file sink skipped, still paced by its interval: --zero-file-sinks"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,11 +94,16 @@ func TestMigrateExitCodesEndToEnd(t *testing.T) {
 // it is untouched and the run asks for the flag (exit 2); with it, the
 // model schedule and the zero interval are written in one group, census
 // calls it migrated, and validate's off-enum finding on the 0s is info.
+// The configs are sealed: a plaintext one cannot take the 0s, which Flow's
+// config encryption refuses (issue 24).
 func TestFileSinkNeedsZeroFileSinksEndToEnd(t *testing.T) {
 	dir := t.TempDir()
+	// Sealed configs: the zero goes through sops.overlay, which the
+	// control plane publishes (a plaintext config's needs review:
+	// TestPlaintextFileSinkEndToEnd).
 	src := "materializations:\n" + fileSink("acme/f", " f.config.yaml") +
-		strings.Replace(fileSink("acme/stacked", " {bucket: b, uploadInterval: 15m}"), "    endpoint:", "    syncSchedule:\n      baseInterval: 1h\n    endpoint:", 1)
-	cfg := "bucket: b\nuploadInterval: 30m\n"
+		strings.Replace(fileSink("acme/stacked", ` {bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`), "    endpoint:", "    syncSchedule:\n      baseInterval: 1h\n    endpoint:", 1)
+	cfg := "bucket: ENC[AES256_GCM,data:x]\nuploadInterval: 30m\nsops:\n  mac: x\n"
 	writeTree(t, dir, map[string]string{"cat/flow.yaml": src, "cat/f.config.yaml": cfg})
 
 	r := schedtoolIn(t, dir, "census", "-o", "csv", "cat")
@@ -119,11 +124,11 @@ func TestFileSinkNeedsZeroFileSinksEndToEnd(t *testing.T) {
 
 	r = schedtoolIn(t, dir, "migrate", "--write", "--zero-file-sinks", "cat")
 	expect(t, r, 0, nil, []string{"written: cat/f.config.yaml\nwritten: cat/flow.yaml\nmigrate: 2 materializations: 2 to migrate; 2 written\n"})
-	if got := string(mustRead(t, filepath.Join(dir, "cat/f.config.yaml"))); got != "bucket: b\nuploadInterval: \"0s\"\n" {
+	if got := string(mustRead(t, filepath.Join(dir, "cat/f.config.yaml"))); got != cfg+"  overlay:\n    uploadInterval: \"0s\"\n" {
 		t.Errorf("config:\n%s", got)
 	}
 	flow := string(mustRead(t, filepath.Join(dir, "cat/flow.yaml")))
-	if strings.Count(flow, "baseInterval: 30m") != 1 || strings.Count(flow, "baseInterval: 1h") != 1 || strings.Contains(flow, "uploadInterval: 15m") {
+	if strings.Count(flow, "baseInterval: 30m") != 1 || strings.Count(flow, "baseInterval: 1h") != 1 || !strings.Contains(flow, `overlay: {uploadInterval: "0s"}`) {
 		t.Errorf("source:\n%s", flow)
 	}
 	r = schedtoolIn(t, dir, "census", "-o", "csv", "cat")

@@ -206,7 +206,11 @@ func (o *explainOptions) Run() error {
 		runtime += ", disabled (shards.disable: its schedule applies again when it is enabled)"
 	}
 	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", runtime, e.Image)
-	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, delay up to %s\n", model, e.Connector, e.Delay)
+	delay := "delay up to " + e.Delay
+	if e.Deferred != "" {
+		delay = "delay " + e.Deferred
+	}
+	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
 	if e.Crash != "" {
 		fmt.Fprintf(w, "  connector crash:     %s\n", e.Crash)

@@ -315,7 +315,8 @@ func TestOutputNeutralised(t *testing.T) {
 // "advanced/uploadInterval".
 func TestRegistryNestedPointer(t *testing.T) {
 	dir := t.TempDir()
-	reg := `{"families": {"uploadInterval": {"pointer": "/advanced/uploadInterval", "enum": ["5m", "15m", "30m", "1h"], "required": true, "zero": "0s"}}, "images": []}`
+	// No enum: a plaintext config can take the zero (docs/behaviour.md §7).
+	reg := `{"families": {"uploadInterval": {"pointer": "/advanced/uploadInterval", "required": true, "zero": "0s"}}, "images": [{"image": "ghcr.io/estuary/materialize-s3-parquet", "family": "uploadInterval"}]}`
 	task := func(name, config string) string {
 		return "  " + name + ":\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-s3-parquet:v1\n        config:\n" + config + "    bindings: []\n"
 	}

@@ -109,7 +109,13 @@ A file sink (uploadInterval, upload_interval) is left untouched and skipped
 unless --zero-file-sinks is given: a materialization syncSchedule beside the
 interval its connector requires would stack the two. With the flag, the
 schedule and the interval "0s" / "PT0S" are written in one group, and a
-file sink already stacked is finished.
+file sink already stacked is finished: only in a sealed config (through
+sops.overlay) or a stored spec, since Flow refuses "0s" in a plaintext
+uploadInterval config (off its enum), which needs review instead. On an
+image tag with the deferral (the registry's deferralSince) a file sink gets
+the materialization schedule alone. A materialization syncSchedule that
+does not decode and validate is never migrated around: the task needs
+review.
 
 Tasks that need a person (conflicts, sealed or invalid schedules, a Local
 timezone, shared config files asked for different changes) are listed on
@@ -476,7 +482,11 @@ func (o *migrateOptions) Run() error {
 	if n := sum.Review(); n > 0 {
 		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
 	}
-	if n := sum.Skipped() - sum.FileSinks; n > 0 {
+	if n := sum.UnpacedV1; n > 0 {
+		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
+	}
+	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules")))
 	}

@@ -66,8 +66,10 @@ func expect(t *testing.T, r run, code int, stdout, stderr []string) {
 	}
 }
 
-// Discovery: *.flow.yaml|yml|json as well as flow.yaml|yml|json, hidden
-// directories skipped; YAML without a catalog source is exit 1.
+// Discovery: *.flow.yaml|yml|json as well as flow.yaml|yml|json, and
+// any file whose content is a catalog source (a backup flow.yaml.bak is
+// one: flowctl --source publishes it), hidden directories skipped; YAML
+// without a catalog source is exit 1 (docs/behaviour.md §2).
 func TestDiscovery(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
@@ -82,12 +84,12 @@ func TestDiscovery(t *testing.T) {
 		"empty/README":                "nothing",
 	})
 	r := schedtoolIn(t, dir, "census", "-o", "wide", "cat")
-	expect(t, r, 0, []string{"a/one", "a/two", "2 tasks on scheduling images"}, nil)
-	if strings.Contains(r.stdout, "a/hidden") || strings.Contains(r.stdout, "a/bak") {
-		t.Errorf("read a hidden directory or a non-source name:\n%s", r.stdout)
+	expect(t, r, 0, []string{"a/one", "a/two", "a/bak", "3 tasks on scheduling images"}, nil)
+	if strings.Contains(r.stdout, "a/hidden") {
+		t.Errorf("read a hidden directory:\n%s", r.stdout)
 	}
 	r = schedtoolIn(t, dir, "validate", "cat")
-	expect(t, r, 0, []string{"in 2 materializations from 3 files"}, nil)
+	expect(t, r, 0, []string{"in 3 materializations from 4 files"}, nil)
 	r = schedtoolIn(t, dir, "validate", "nosource")
 	expect(t, r, 1, nil, []string{"nosource: 2 YAML or JSON files under this directory, but no catalog source", "*.flow.yaml"})
 	r = schedtoolIn(t, dir, "census", "empty")

@@ -20,6 +20,7 @@ import (
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
+	"github.com/estuary/schedtool/schedule/tzdata"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -116,6 +117,14 @@ func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	said := map[string]bool{}
+	for _, in := range inputs {
+		// The root is not the PATH's own work tree: say which it is.
+		if in.Submodule != "" && !said[in.Root] && !c.quiet {
+			said[in.Root] = true
+			fmt.Fprintf(c.Err, "schedtool: %s is in the git submodule %s: the root is %s, its superproject's work tree, whose tasks may use the submodule's files (--root DIR sets another)\n", report.Escape(in.Arg), report.Escape(in.Submodule), report.Escape(in.Root))
+		}
+	}
 	streams := len(inputs) > 0
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -209,7 +218,8 @@ func newRoot(s Streams) *cobra.Command {
 		Long: `schedtool works on Flow catalogs (YAML or JSON sources with their imports and
 config files, sealed configs too) and on stored-spec dumps of live_specs
 (newline-delimited JSON). A PATH is a catalog source, a directory (every
-flow.yaml and flow.json under it), a .ndjson or .jsonl dump, a PostgreSQL
+catalog source under it: flow.yaml, *.flow.yaml, and any file holding one),
+a .ndjson or .jsonl dump, a PostgreSQL
 URL (postgres://... or postgresql://...: the control plane's live_specs,
 password from the URL, PGPASSWORD or ~/.pgpass), the JSON array that
 flowctl raw get --table live_specs prints (told by its content), or - for
@@ -221,7 +231,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
   schedtool census postgres://ops@db.internal/postgres
   schedtool schema model`,
-		Version:       versionString(),
+		Version:       versionString() + ", tz data " + tzdata.Version + " (embedded)",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

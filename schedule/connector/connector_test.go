@@ -1,6 +1,8 @@
 package connector
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -287,5 +289,109 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, err := ParseRegistry([]byte(`{"families":{},"images":[],"extra":1}`)); err == nil {
 		t.Error("unknown key accepted")
+	}
+}
+
+// The published enum is per image and tag: the syncSchedule family's
+// enum grew 1m, 2m30s and 20m in 2026-08 (estuary/connectors#5125), which
+// tags from an image's enumSince publish; older tags, and starburst
+// (removed before), publish the shorter list (issue 24).
+func TestEnumForAndPublishable(t *testing.T) {
+	reg := Builtin()
+	long := []string{"0s", "30s", "1m", "2m30s", "5m", "15m", "20m", "30m", "1h", "2h", "4h"}
+	short := []string{"0s", "30s", "5m", "15m", "30m", "1h", "2h", "4h"}
+	for _, tc := range []struct {
+		image string
+		want  []string
+	}{
+		{"ghcr.io/estuary/materialize-snowflake:v4", long},
+		{"ghcr.io/estuary/materialize-snowflake:v4.2", long},
+		{"ghcr.io/estuary/materialize-snowflake:dev", long},
+		{"ghcr.io/estuary/materialize-snowflake", long},
+		{"ghcr.io/estuary/materialize-snowflake:v3", short},
+		{"ghcr.io/estuary/materialize-bigquery:v2", short},
+		{"ghcr.io/estuary/materialize-bigquery:v3", long},
+		{"ghcr.io/estuary/materialize-clickhouse:v1", long},
+		{"ghcr.io/estuary/materialize-starburst:v1", short},
+		{"ghcr.io/estuary/materialize-starburst:v9", short},
+		{"ghcr.io/estuary/materialize-s3-csv:v1", []string{"1s", "1m", "5m", "15m", "30m", "1h"}},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", []string{"5m", "15m", "30m", "1h"}},
+		{"ghcr.io/estuary/materialize-s3-iceberg:v1", nil},
+	} {
+		e, tag, ok := reg.Lookup(tc.image)
+		if !ok {
+			t.Fatalf("%s: not in the registry", tc.image)
+		}
+		if got := reg.EnumFor(e, tag); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: enum %v, want %v", tc.image, got, tc.want)
+		}
+	}
+	pub := func(image string, where Where, v string) bool {
+		e, tag, _ := reg.Lookup(image)
+		return reg.Publishable(e, tag, where, v)
+	}
+	for _, tc := range []struct {
+		image string
+		where Where
+		value string
+		want  bool
+	}{
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "20m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Plaintext, "20m", false},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Sealed, "20m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v3", Stored, "45m", true},
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "0s", true},
+		{"ghcr.io/estuary/materialize-snowflake:v4", Plaintext, "0", false},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Plaintext, "0s", false},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Sealed, "0s", true},
+		{"ghcr.io/estuary/materialize-gcs-csv:v1", Stored, "0s", true},
+		{"ghcr.io/estuary/materialize-s3-iceberg:v1", Plaintext, "PT0S", true},
+	} {
+		if got := pub(tc.image, tc.where, tc.value); got != tc.want {
+			t.Errorf("Publishable(%s, %d, %q) = %v, want %v", tc.image, tc.where, tc.value, got, tc.want)
+		}
+	}
+}
+
+// Timezones are read as the connectors' time.LoadLocation reads them, but
+// over the embedded tz data only: names only a host's zoneinfo tree has
+// are unknown, whatever the host or $ZONEINFO holds (issue 24 §4).
+func TestParseTimezoneIsEmbeddedOnly(t *testing.T) {
+	t.Setenv("ZONEINFO", t.TempDir())
+	for _, tz := range []string{"right/UTC", "posix/Europe/Paris", "localtime", "posixrules", "../UTC", "/usr/share/zoneinfo/UTC", "America/../UTC", "america/new_york", "zone1970.tab"} {
+		if _, err := ParseTimezone(tz); err == nil || !strings.HasPrefix(err.Error(), "unknown or invalid timezone") {
+			t.Errorf("ParseTimezone(%q) = %v, want unknown", tz, err)
+		}
+	}
+	for tz, off := range map[string]int{"UTC": 0, "Local": 0, "America/New_York": -5 * 3600, "US/Eastern": -5 * 3600, "EST5EDT": -5 * 3600, "Factory": 0, "+05:30": 5*3600 + 1800, "Asia/Kolkata": 5*3600 + 1800} {
+		loc, err := ParseTimezone(tz)
+		if err != nil {
+			t.Errorf("ParseTimezone(%q): %v", tz, err)
+			continue
+		}
+		if _, got := time.Date(2026, 1, 15, 12, 0, 0, 0, loc).Zone(); got != off {
+			t.Errorf("%s: offset %d, want %d", tz, got, off)
+		}
+	}
+}
+
+// enumSince must be a version tag: another word would silently mean
+// "every tag publishes the whole enum".
+func TestEnumSinceMustBeAVersion(t *testing.T) {
+	o, err := ParseRegistry([]byte(`{"images": [{"image": "x/materialize-y", "family": "syncSchedule", "enumSince": "latest"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Builtin().Extend(o); err == nil || !strings.Contains(err.Error(), `enumSince "latest" is not a version tag`) {
+		t.Errorf("Extend: %v", err)
+	}
+	o, _ = ParseRegistry([]byte(`{"images": [{"image": "x/materialize-y", "family": "syncSchedule", "enumSince": "v2"}]}`))
+	r, err := Builtin().Extend(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, tag, _ := r.Lookup("x/materialize-y:v1")
+	if got := r.EnumFor(e, tag); slices.Contains(got, "20m") {
+		t.Errorf("v1 before enumSince v2 publishes %v", got)
 	}
 }

@@ -51,6 +51,16 @@ const (
 	goAdvancedType   = "main.advancedConfig"
 )
 
+// fieldPath is the Go struct field path encoding/json names for a
+// top-level key of a file sink's config: through the embedded store
+// struct when the registry names it (config.S3StoreConfig.uploadInterval).
+func fieldPath(e *Entry, key string) string {
+	if e.ConfigStruct != "" {
+		return goConfigStruct + "." + e.ConfigStruct + "." + key
+	}
+	return goConfigStruct + "." + key
+}
+
 func typeError(v any, field, typ string) string {
 	return "json: cannot unmarshal " + describe(v) + " into Go struct field " + field + " of type " + typ
 }
@@ -69,6 +79,7 @@ func (f *firstError) note(ptr, msg string) {
 // values) for the image's family.
 func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
 	info := reg.Family(e.Family)
+	info.Enum = reg.EnumFor(e, tag) // what this tag publishes
 	res := Result{Family: e.Family, Pointer: info.Pointer}
 	fields, ok := fieldsOf(config)
 	if !ok {
@@ -78,12 +89,23 @@ func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
 		return res
 	}
 	toks := PointerTokens(info.Pointer)
+	miss := func(k string) string { return reg.nearMiss(e, k) }
 	if len(toks) <= 1 {
 		if e.Family == FamilySyncSchedule {
-			return classifySyncSchedule(e, tag, info, fields, res)
+			return classifySyncSchedule(e, tag, info, fields, res, miss)
 		}
-		return classifyInterval(e, info, fields, res)
+		return classifyInterval(e, info, fields, res, miss)
 	}
+	// A misspelled schedule key at the top is refused before anything
+	// under the path is read.
+	for _, f := range fields {
+		if msg := miss(f.Key); msg != "" {
+			res.Kind, res.Pointer = KindInvalid, "/"+escape(f.Key)
+			res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, msg})
+			return res
+		}
+	}
+	noMiss := func(string) string { return "" }
 	// A pointer of several levels (/advanced/x) is a path: the schedule
 	// is the last key inside the objects the others name, matched as
 	// encoding/json matches keys (folded, the last match wins).
@@ -116,9 +138,9 @@ func (reg *Registry) Classify(e *Entry, tag string, config any) Result {
 	leaf.Pointer = "/" + escape(toks[len(toks)-1])
 	res.Pointer = leaf.Pointer
 	if e.Family == FamilySyncSchedule {
-		res = classifySyncSchedule(e, tag, leaf, fields, res)
+		res = classifySyncSchedule(e, tag, leaf, fields, res, noMiss)
 	} else {
-		res = classifyInterval(e, leaf, fields, res)
+		res = classifyInterval(e, leaf, fields, res, noMiss)
 	}
 	if !whole {
 		parent = strings.TrimSuffix(info.Pointer, leaf.Pointer)
@@ -183,7 +205,9 @@ func (s *SyncScheduleSpec) set(i int, v string) {
 	}
 }
 
-func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field, res Result) Result {
+// miss says why a key is refused as a near miss of a schedule key ("" when
+// it is not one); keys are judged in document order with the rest.
+func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field, res Result, miss func(string) string) Result {
 	key := strings.TrimPrefix(info.Pointer, "/")
 	oldTag := !e.AcceptsSyncSchedule(tag)
 	var (
@@ -205,6 +229,10 @@ func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field,
 	}
 	for _, f := range fields {
 		at := "/" + escape(f.Key)
+		if msg := miss(f.Key); msg != "" {
+			errs.note(at, msg)
+			continue
+		}
 		switch {
 		case strings.EqualFold(f.Key, key):
 			if f.Value == nil {
@@ -379,7 +407,7 @@ func classifyUpdateDelay(e *Entry, tag, v, ptr string, res Result) Result {
 
 // classifyInterval reads a file sink's interval (uploadInterval, a Go
 // duration; upload_interval, ISO-8601), with the connectors' texts.
-func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Result {
+func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result, miss func(string) string) Result {
 	key := strings.TrimPrefix(info.Pointer, "/")
 	var (
 		errs  firstError
@@ -387,6 +415,10 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Res
 		found bool
 	)
 	for _, f := range fields {
+		if msg := miss(f.Key); msg != "" {
+			errs.note("/"+escape(f.Key), msg)
+			continue
+		}
 		if !strings.EqualFold(f.Key, key) || f.Value == nil {
 			continue
 		}
@@ -399,7 +431,7 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result) Res
 			val, found, res.Pointer = f.Value, true, at
 		default:
 			res.Pointer = at
-			errs.note(at, typeError(f.Value, goConfigStruct+"."+key, "string"))
+			errs.note(at, typeError(f.Value, fieldPath(e, key), "string"))
 		}
 	}
 	if errs.p != nil {

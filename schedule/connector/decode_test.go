@@ -85,7 +85,10 @@ func TestClassifyMatchesEncodingJSON(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		var cfg Object
 		for n := 1 + rng.Intn(3); n > 0; n-- {
-			switch rng.Intn(8) {
+			switch rng.Intn(9) {
+			case 8: // a near miss, which encoding/json refuses as unknown
+				k := []string{"sync_schedule", "syncSchedule ", " syncSchedule", "ｓyncSchedule", "sync-schedule", "Sync Schedule", "uploadInterval", "upload_interval", "sync\u200bSchedule", "ѕyncSchedule"}[rng.Intn(10)]
+				cfg = append(cfg, Field{k, inner()})
 			case 0:
 				cfg = append(cfg, Field{spell("syncSchedule"), nil})
 			case 1:
@@ -104,7 +107,9 @@ func TestClassifyMatchesEncodingJSON(t *testing.T) {
 			msg := strings.Replace(werr.Error(), "connector.goScheduleConfig", goScheduleType, 1)
 			msg = strings.Replace(msg, "goScheduleConfig.", goScheduleStruct+".", 1)
 			msg = strings.Replace(msg, "goConfig.", goConfigStruct+".", 1)
-			if got.Kind != KindInvalid || len(got.Problems) == 0 || got.Problems[0].Msg != msg {
+			// A near miss of a schedule key gets the key to use after
+			// the connector's text.
+			if got.Kind != KindInvalid || len(got.Problems) == 0 || got.Problems[0].Msg != msg && !strings.HasPrefix(got.Problems[0].Msg, msg+"; ") {
 				t.Fatalf("%s: got %s %+v, want %s", src, got.Kind, got.Problems, msg)
 			}
 			continue
@@ -187,8 +192,56 @@ func TestClassifyTexts(t *testing.T) {
 		{"gcs requires it", "ghcr.io/estuary/materialize-gcs-parquet:v1", o("uploadInterval", nil), KindInvalid, "", "missing 'uploadInterval'"},
 		{"file sink bad", "ghcr.io/estuary/materialize-gcs-csv:v1", o("uploadInterval", "often"), KindInvalid, "/uploadInterval", `parsing upload interval "often": time: invalid duration "often"`},
 		{"file sink key folds", "ghcr.io/estuary/materialize-gcs-csv:v1", o("UploadInterval", "15m"), KindFileInterval, "", ""},
+		// A file sink's config embeds its store's struct (filesink/store.go,
+		// store_s3.go in estuary/connectors), which encoding/json names in
+		// the field path (issue 24).
 		{"file sink type", "ghcr.io/estuary/materialize-gcs-csv:v1", o("uploadInterval", 5.0), KindInvalid, "/uploadInterval",
-			"json: cannot unmarshal number into Go struct field config.uploadInterval of type string"},
+			"json: cannot unmarshal number into Go struct field config.GCSStoreConfig.uploadInterval of type string"},
+		{"file sink type, gcs-parquet", "ghcr.io/estuary/materialize-gcs-parquet:v1", o("uploadInterval", true), KindInvalid, "/uploadInterval",
+			"json: cannot unmarshal bool into Go struct field config.GCSStoreConfig.uploadInterval of type string"},
+		{"file sink type, s3-parquet", "ghcr.io/estuary/materialize-s3-parquet:v1", o("uploadInterval", o()), KindInvalid, "/uploadInterval",
+			"json: cannot unmarshal object into Go struct field config.S3StoreConfig.uploadInterval of type string"},
+		{"file sink type, s3-csv, key folded", "ghcr.io/estuary/materialize-s3-csv:v1", o("UPLOADINTERVAL", 5.0), KindInvalid, "/UPLOADINTERVAL",
+			"json: cannot unmarshal number into Go struct field config.S3StoreConfig.uploadInterval of type string"},
+		{"file sink type, azure", "ghcr.io/estuary/materialize-azure-blob-parquet:v1", o("uploadInterval", []any{}), KindInvalid, "/uploadInterval",
+			"json: cannot unmarshal array into Go struct field config.AzureBlobConfig.uploadInterval of type string"},
+		{"near miss: s3-iceberg embeds no store struct", "ghcr.io/estuary/materialize-s3-iceberg:v1", o("upload_interval", 5.0), KindInvalid, "/upload_interval",
+			"json: cannot unmarshal number into Go struct field config.upload_interval of type string"},
+		// A near miss of a schedule key is an unknown field to the
+		// connector, which refuses the whole config (issue 24 §4).
+		{"misspelled: sync_schedule", sf, o("sync_schedule", o("syncFrequency", "1h")), KindInvalid, "/sync_schedule",
+			`json: unknown field "sync_schedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"misspelled: a trailing space", sf, o("syncSchedule ", o("syncFrequency", "1h")), KindInvalid, "/syncSchedule ",
+			`json: unknown field "syncSchedule "; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"misspelled: a leading space, even null", sf, o(" syncSchedule", nil), KindInvalid, "/ syncSchedule",
+			`json: unknown field " syncSchedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"misspelled: words", sf, o("Sync-Schedule", o()), KindInvalid, "/Sync-Schedule",
+			`json: unknown field "Sync-Schedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"misspelled: Cyrillic es", sf, o("ѕyncSchedule", o()), KindInvalid, "/ѕyncSchedule",
+			`json: unknown field "ѕyncSchedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"misspelled: a zero-width space", sf, o("sync\u200bSchedule", o()), KindInvalid, "/sync\u200bSchedule",
+			`json: unknown field "sync\u200bSchedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"another family's key on a warehouse", sf, o("uploadInterval", "5m"), KindInvalid, "/uploadInterval",
+			`json: unknown field "uploadInterval"; the connector refuses the whole config: uploadInterval is another connector family's schedule key, and this image's is syncSchedule`},
+		{"misspelled beside the right key: still refused", sf, o("syncSchedule", o("syncFrequency", "1h"), "sync_schedule", "x"), KindInvalid, "/sync_schedule",
+			`json: unknown field "sync_schedule"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"the first defect in document order", sf, o("syncSchedule", o("syncFrequency", 5.0), "sync_schedule", "x"), KindInvalid, "/syncSchedule/syncFrequency",
+			"json: cannot unmarshal number into Go struct field ScheduleConfig.syncSchedule.syncFrequency of type string"},
+		{"file sink: fullwidth u", "ghcr.io/estuary/materialize-gcs-csv:v1", o("ｕploadInterval", "5m"), KindInvalid, "/ｕploadInterval",
+			`json: unknown field "ｕploadInterval"; the connector refuses the whole config: this image's schedule key is uploadInterval`},
+		{"file sink: trailing space", "ghcr.io/estuary/materialize-s3-csv:v1", o("uploadInterval ", "5m"), KindInvalid, "/uploadInterval ",
+			`json: unknown field "uploadInterval "; the connector refuses the whole config: this image's schedule key is uploadInterval`},
+		{"file sink: the ISO key", "ghcr.io/estuary/materialize-gcs-csv:v1", o("upload_interval", "PT5M", "uploadInterval", "5m"), KindInvalid, "/upload_interval",
+			`json: unknown field "upload_interval"; the connector refuses the whole config: this image's schedule key is uploadInterval`},
+		{"file sink: syncSchedule", "ghcr.io/estuary/materialize-s3-parquet:v1", o("uploadInterval", "5m", "syncSchedule", o("syncFrequency", "0s")), KindInvalid, "/syncSchedule",
+			`json: unknown field "syncSchedule"; the connector refuses the whole config: syncSchedule is another connector family's schedule key, and this image's is uploadInterval`},
+		{"s3-iceberg: uploadInterval", "ghcr.io/estuary/materialize-s3-iceberg:v1", o("uploadInterval", "PT5M"), KindInvalid, "/uploadInterval",
+			`json: unknown field "uploadInterval"; the connector refuses the whole config: this image's schedule key is upload_interval`},
+		{"near miss: another case folds", sf, o("SYNC_SCHEDULE", nil, "SYNCSCHEDULE", o("syncFrequency", "1h")), KindInvalid, "/SYNC_SCHEDULE",
+			`json: unknown field "SYNC_SCHEDULE"; the connector refuses the whole config: this image's schedule key is syncSchedule`},
+		{"not a near miss: another case", sf, o("SYNCSCHEDULE", o("syncFrequency", "1h")), KindFixed, "", ""},
+		{"not a near miss: other keys", sf, o("schedule", "x", "syncScheduleV2", 1.0, "sync", true, "host", "h", "syncFrequency", "1h"), KindDefault, "", ""},
+		{"not a near miss: a file sink's other keys", "ghcr.io/estuary/materialize-gcs-csv:v1", o("bucket", "b", "uploadIntervals", "x", "interval", "5m", "uploadInterval", "5m"), KindFileInterval, "", ""},
 		{"s3-parquet publishes 1m", "ghcr.io/estuary/materialize-s3-parquet:v1", o("uploadInterval", "1m"), KindFileInterval, "", ""},
 		{"iceberg missing", "ghcr.io/estuary/materialize-s3-iceberg:v1", o(), KindInvalid, "", "missing 'upload_interval'"},
 		{"iceberg days", "ghcr.io/estuary/materialize-s3-iceberg:v1", o("upload_interval", "P1D"), KindInvalid, "/upload_interval", `upload_interval "P1D" is invalid: must be no greater than 4 hours`},

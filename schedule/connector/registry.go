@@ -22,12 +22,15 @@ const (
 // FamilyInfo says where a family's schedule lives in the config and what
 // its published schema allows.
 type FamilyInfo struct {
-	Pointer  string   `json:"pointer"`
-	Enum     []string `json:"enum,omitempty"`
-	Default  string   `json:"default,omitempty"`
-	Required bool     `json:"required,omitempty"`
-	ISO8601  bool     `json:"iso8601,omitempty"`
-	Zero     string   `json:"zero,omitempty"`
+	Pointer string   `json:"pointer"`
+	Enum    []string `json:"enum,omitempty"`
+	// EnumBefore is the shorter list that tags before an image's
+	// EnumSince publish (docs/behaviour.md §4.1).
+	EnumBefore []string `json:"enumBefore,omitempty"`
+	Default    string   `json:"default,omitempty"`
+	Required   bool     `json:"required,omitempty"`
+	ISO8601    bool     `json:"iso8601,omitempty"`
+	Zero       string   `json:"zero,omitempty"`
 }
 
 // SeedPart is one config value hashed into a connector's jitter seed.
@@ -49,6 +52,14 @@ type Entry struct {
 	DeferralSince string `json:"deferralSince,omitempty"`
 	// Enum, if set, replaces the family's published values for this image.
 	Enum []string `json:"enum,omitempty"`
+	// EnumSince: the first tag whose published schema lists the family's
+	// whole enum; older tags publish the family's EnumBefore ("" when the
+	// image publishes Enum, or the family's enum, on every tag).
+	EnumSince string `json:"enumSince,omitempty"`
+	// ConfigStruct is the Go struct a file sink's config embeds for its
+	// store (S3StoreConfig), which encoding/json's type errors name in
+	// the field path (config.S3StoreConfig.uploadInterval).
+	ConfigStruct string `json:"configStruct,omitempty"`
 	// EmptyParses: the connector parses an empty or absent interval (and
 	// fails on it) instead of reporting it missing: its config struct
 	// does not list the key among the required ones
@@ -62,6 +73,7 @@ type Registry struct {
 	Images   []Entry               `json:"images"`
 
 	byImage map[string]int
+	keysets map[Family]*keyset // near-miss keys by family (nearmiss.go)
 }
 
 //go:embed registry.json
@@ -132,12 +144,21 @@ func (r *Registry) index() error {
 			return fmt.Errorf("family %s: pointer %q must name a key at each level (/syncSchedule, /advanced/x)", f, info.Pointer)
 		}
 	}
+	r.keysets = nil
+	keysets := map[Family]*keyset{}
+	for f := range r.Families {
+		keysets[f] = r.scheduleKeys(f)
+	}
+	r.keysets = keysets
 	for i, e := range r.Images {
 		if e.Image == "" {
 			return fmt.Errorf("image %d: missing image name", i)
 		}
 		if _, ok := r.Families[e.Family]; !ok {
 			return fmt.Errorf("image %s: unknown family %q", e.Image, e.Family)
+		}
+		if e.EnumSince != "" && !IsVersion(e.EnumSince) {
+			return fmt.Errorf("image %s: enumSince %q is not a version tag (v4, v4.1)", e.Image, e.EnumSince)
 		}
 		r.byImage[e.Image] = i
 	}
@@ -184,6 +205,50 @@ func (r *Registry) AllConfigKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// EnumFor is the list of schedule values this tag of the image publishes
+// in its config schema: what Flow's config encryption checks a plaintext
+// config against (docs/behaviour.md §4.1). nil means the schema has no
+// enum for the value (upload_interval).
+func (r *Registry) EnumFor(e *Entry, tag string) []string {
+	info := r.Family(e.Family)
+	if e.Enum != nil {
+		return e.Enum
+	}
+	if e.EnumSince != "" && info.EnumBefore != nil && TagBefore(tag, e.EnumSince) {
+		return info.EnumBefore
+	}
+	return info.Enum
+}
+
+// Where says how a config reaches the control plane, which decides
+// whether its schedule values must be in the image's published enum.
+type Where int
+
+const (
+	// Plaintext: a catalog config without a sops stanza. Flow's config
+	// encryption validates it against the connector's schema before a
+	// draft publishes, and refuses an off-enum value.
+	Plaintext Where = iota
+	// Sealed: a config with a sops stanza (its overlay included), which
+	// only the connector's own Validate judges.
+	Sealed
+	// Stored: a stored spec, which the control plane keeps sealed.
+	Stored
+)
+
+// Publishable reports whether value, written as the image family's
+// schedule value into a config that reaches the control plane as where,
+// is one flowctl and the dashboard publish: any value in a sealed config
+// or a stored spec, only the tag's published enum in a plaintext one.
+// It does not judge whether the connector accepts the value.
+func (r *Registry) Publishable(e *Entry, tag string, where Where, value string) bool {
+	if where != Plaintext {
+		return true
+	}
+	enum := r.EnumFor(e, tag)
+	return enum == nil || slices.Contains(enum, value)
 }
 
 // Family returns the info of a family.

@@ -5,12 +5,14 @@
 package connector
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
-	_ "time/tzdata" // timezones must not depend on the host's zoneinfo
+
+	"github.com/estuary/schedtool/schedule/tzdata"
 )
 
 // DefaultFrequency is the delay of a syncSchedule-family connector whose
@@ -26,7 +28,7 @@ type Encrypted struct{ Text string }
 // SyncScheduleSpec is the wire shape of the connectors' syncSchedule object.
 // The JSON Schema published by `schedtool schema` is generated from it.
 type SyncScheduleSpec struct {
-	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,enum=0s,enum=30s,enum=5m,enum=15m,enum=30m,enum=1h,enum=2h,enum=4h"`
+	SyncFrequency       string `json:"syncFrequency,omitempty" jsonschema:"title=Sync Frequency,enum=0s,enum=30s,enum=1m,enum=2m30s,enum=5m,enum=15m,enum=20m,enum=30m,enum=1h,enum=2h,enum=4h"`
 	Timezone            string `json:"timezone,omitempty" jsonschema:"title=Timezone"`
 	FastSyncStartTime   string `json:"fastSyncStartTime,omitempty" jsonschema:"title=Fast Sync Start Time"`
 	FastSyncStopTime    string `json:"fastSyncStopTime,omitempty" jsonschema:"title=Fast Sync Stop Time"`
@@ -128,12 +130,31 @@ type cachedZone struct {
 
 var zones sync.Map // name -> cachedZone
 
-// loadLocation is time.LoadLocation, remembered: loading reads tzdata.
+// loadLocation is time.LoadLocation as the connectors call it, over the
+// embedded tz data only (docs/behaviour.md §4.2): "" and "UTC" are UTC, a
+// name with ".." or a leading slash is invalid, and any other name is
+// looked up exactly in the embedded data, never in the host's zoneinfo
+// files or $ZONEINFO (which time.LoadLocation prefers), so right/UTC is
+// unknown whatever the host has. Remembered.
 func loadLocation(name string) (*time.Location, error) {
 	if z, ok := zones.Load(name); ok {
 		return z.(cachedZone).loc, z.(cachedZone).err
 	}
-	loc, err := time.LoadLocation(name)
+	var (
+		loc *time.Location
+		err error
+	)
+	switch {
+	case name == "" || name == "UTC":
+		loc = time.UTC
+	case strings.Contains(name, "..") || name[0] == '/' || name[0] == '\\':
+		err = errors.New("time: invalid location name")
+	default:
+		var ok bool
+		if loc, ok = tzdata.Load(name); !ok {
+			err = errors.New("unknown time zone " + name)
+		}
+	}
 	zones.Store(name, cachedZone{loc, err})
 	return loc, err
 }
@@ -151,7 +172,7 @@ func LoadTimezone(tz string) (*time.Location, bool) {
 }
 
 // ParseTimezone reads a timezone as the connectors do: time.LoadLocation
-// (with the embedded tz data), else a value shaped like an offset parsed
+// (over the embedded tz data only, see loadLocation), else a value shaped like an offset parsed
 // with layout "-07:00". "Local" is the connector container's zone, which
 // is UTC (the images set no TZ), whatever the machine running schedtool
 // says. The errors are the connector's texts.

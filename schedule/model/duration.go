@@ -69,6 +69,7 @@ const MaxDuration = time.Duration(math.MaxInt64)
 type DurationError struct {
 	Input  string
 	Reason string
+	limit  bool // beyond MaxDuration, which humantime reads
 }
 
 func (e *DurationError) Error() string {
@@ -86,7 +87,7 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, &DurationError{Input: s, Reason: reason}
 	}
 	if secs > uint64(MaxDuration/time.Second) || (secs == uint64(MaxDuration/time.Second) && nanos > uint64(MaxDuration%time.Second)) {
-		return 0, &DurationError{Input: s, Reason: fmt.Sprintf("%ds is longer than schedtool can evaluate (at most %s, about 292 years); Flow's runtime misbehaves with such an interval", secs, MaxDuration)}
+		return 0, &DurationError{Input: s, Reason: fmt.Sprintf("%ds is longer than schedtool can evaluate (at most %s, about 292 years); Flow's runtime misbehaves with such an interval", secs, MaxDuration), limit: true}
 	}
 	return time.Duration(secs)*time.Second + time.Duration(nanos), nil
 }

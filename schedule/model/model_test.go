@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -324,5 +325,42 @@ func TestDecodeErrors(t *testing.T) {
 	s, err := DecodeJSON([]byte(`{"baseInterval":"1h 30m","timezone":null,"windows":[]}`))
 	if err != nil || s.BaseInterval != 90*time.Minute || s.Timezone != "" || len(s.Windows) != 0 {
 		t.Errorf("DecodeJSON = %+v, %v", s, err)
+	}
+}
+
+// Check names Flow's defect first: a schedule Flow refuses for one reason
+// (equal window start and end, a bad day) whose interval is also beyond
+// what schedtool evaluates (Flow accepts up to 2^64-1 s) reports Flow's
+// error; the limit only when Flow finds nothing else (issue 24 §4).
+func TestCheckNamesFlowsDefectFirst(t *testing.T) {
+	const huge = "300y" // about 9.5e9 s: Flow reads it, Go's Duration cannot
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"equal start and end, huge window interval", `{"baseInterval":"1h","timezone":"UTC","windows":[{"interval":"` + huge + `","start":"09:00","end":"09:00"}]}`,
+			`start and end of window 0 must be different: got "09:00" and "09:00"`},
+		{"equal start and end, huge base", `{"baseInterval":"` + huge + `","timezone":"UTC","windows":[{"interval":"1h","start":"09:00","end":"9:00"}]}`,
+			`start and end of window 0 must be different: got "09:00" and "9:00"`},
+		{"timezone without windows, huge base", `{"baseInterval":"` + huge + `","timezone":"UTC"}`,
+			"'timezone' applies only to windows; remove it or configure a window"},
+		{"a later decode error is Flow's too", `{"baseInterval":"` + huge + `","timezone":"UTC","windows":[{"interval":"1h","start":"09:00","end":"10:00","days":["Funday"]}]}`,
+			`windows.0.days.0: unknown day "Funday" (expected a day name such as Mon or Monday)`},
+		{"near miss: only the limit", `{"baseInterval":"` + huge + `"}`,
+			"baseInterval: invalid duration \"300y\": 9467280000s is longer than schedtool can evaluate"},
+		{"near miss: valid windows, huge interval", `{"baseInterval":"1h","timezone":"UTC","windows":[{"interval":"` + huge + `","start":"09:00","end":"10:00"}]}`,
+			"windows.0.interval: invalid duration \"300y\""},
+	} {
+		var v any
+		if err := json.Unmarshal([]byte(tc.in), &v); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Check(v)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: Check = %v, want %s", tc.name, err, tc.want)
+		}
+		// Decode alone still refuses the value it cannot evaluate.
+		if _, err := Decode(v); err == nil {
+			t.Errorf("%s: Decode accepted it", tc.name)
+		}
 	}
 }

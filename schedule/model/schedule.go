@@ -50,6 +50,10 @@ type Window struct {
 type DecodeError struct {
 	Path []string
 	Msg  string
+	// Limit: the value decodes as Flow reads it, but is longer than
+	// schedtool evaluates (MaxDuration). Flow accepts it, so its own
+	// errors are named first (Check).
+	Limit bool
 }
 
 func (e *DecodeError) Error() string {
@@ -94,7 +98,41 @@ var (
 // Decode decodes a generic JSON value (map[string]any, []any, string,
 // float64 or json.Number, bool, nil) into a Schedule. Unknown keys, missing
 // required keys, wrong types, bad durations and bad day names are errors.
-func Decode(v any) (*Schedule, error) {
+//
+// A duration longer than MaxDuration, which Flow reads, is an error with
+// Limit set that Decode returns only once the rest decodes: then s is the
+// schedule with that duration clamped to MaxDuration, for Check to apply
+// Flow's validation first. Any other error returns a nil schedule.
+func Decode(v any) (s *Schedule, err error) {
+	var limit *DecodeError
+	if s, err = decodeSchedule(v, &limit); err == nil && limit != nil {
+		return s, limit
+	}
+	return s, err
+}
+
+// Check decodes and validates a schedule, naming Flow's defect first: a
+// value Flow refuses to decode, then Flow's validation, then a duration
+// beyond what schedtool evaluates (which Flow accepts). The error is a
+// *DecodeError or a *ValidationError.
+func Check(v any) (*Schedule, error) {
+	s, err := Decode(v)
+	if de, ok := err.(*DecodeError); ok && de.Limit && s != nil {
+		if verr := s.Validate(); verr != nil {
+			return nil, verr
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func decodeSchedule(v any, limit **DecodeError) (*Schedule, error) {
 	obj, err := object(v, nil, "struct SyncSchedule", ScheduleKeys...)
 	if err != nil {
 		return nil, err
@@ -104,7 +142,7 @@ func Decode(v any) (*Schedule, error) {
 	if !ok || raw == nil {
 		return nil, &DecodeError{Msg: "missing field `baseInterval`"}
 	}
-	if s.BaseInterval, err = duration(raw, []string{"baseInterval"}); err != nil {
+	if s.BaseInterval, err = duration(raw, []string{"baseInterval"}, limit); err != nil {
 		return nil, err
 	}
 	if tz, ok := obj["timezone"]; ok && tz != nil {
@@ -120,7 +158,7 @@ func Decode(v any) (*Schedule, error) {
 			return nil, typeError(ws, []string{"windows"}, "a sequence")
 		}
 		for i, w := range list {
-			win, err := decodeWindow(w, []string{"windows", fmt.Sprint(i)})
+			win, err := decodeWindow(w, []string{"windows", fmt.Sprint(i)}, limit)
 			if err != nil {
 				return nil, err
 			}
@@ -130,7 +168,7 @@ func Decode(v any) (*Schedule, error) {
 	return s, nil
 }
 
-func decodeWindow(v any, path []string) (Window, error) {
+func decodeWindow(v any, path []string, limit **DecodeError) (Window, error) {
 	obj, err := object(v, path, "struct Window", WindowKeys...)
 	if err != nil {
 		return Window{}, err
@@ -141,7 +179,7 @@ func decodeWindow(v any, path []string) (Window, error) {
 			return w, &DecodeError{Path: path, Msg: "missing field `" + k + "`"}
 		}
 	}
-	if w.Interval, err = duration(obj["interval"], append(path[:len(path):len(path)], "interval")); err != nil {
+	if w.Interval, err = duration(obj["interval"], append(path[:len(path):len(path)], "interval"), limit); err != nil {
 		return w, err
 	}
 	for _, k := range []string{"start", "end"} {
@@ -216,12 +254,20 @@ func oneOf(keys []string) string {
 	return "one of " + strings.Join(q, ", ")
 }
 
-func duration(v any, path []string) (time.Duration, error) {
+// duration decodes a duration; one beyond MaxDuration is noted in limit
+// (the first one) and read as MaxDuration.
+func duration(v any, path []string, limit **DecodeError) (time.Duration, error) {
 	s, ok := v.(string)
 	if !ok {
 		return 0, typeError(v, path, "a duration string such as \"4h\"")
 	}
 	d, err := ParseDuration(s)
+	if de, ok := err.(*DurationError); ok && de.limit {
+		if *limit == nil {
+			*limit = &DecodeError{Path: path, Msg: err.Error(), Limit: true}
+		}
+		return MaxDuration, nil
+	}
 	if err != nil {
 		return 0, &DecodeError{Path: path, Msg: err.Error()}
 	}
