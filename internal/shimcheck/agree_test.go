@@ -8,6 +8,8 @@ import (
 
 	schedshim "github.com/estuary/schedtool/boilerplate"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // schedtool and the shim agree on when the runtime paces a task: a model
@@ -15,7 +17,10 @@ import (
 // on the V2 runtime (shards.flags.enable-runtime-v2, the shard template's
 // estuary.dev/flag/enable-runtime-v2 label). Each case of the shim's
 // decision table is written as the catalog source that builds it, read by
-// schedtool, and judged by both.
+// schedtool (plan.StateOf, the one decision every command takes), and
+// judged by both. The table's schedules are ones Flow's build accepts:
+// schedtool also asks that a model schedule work, which a built spec's
+// always does.
 func TestRuntimePacesAgreesWithCatalog(t *testing.T) {
 	for _, c := range schedshim.DecisionTable() {
 		t.Run(c.Name, func(t *testing.T) {
@@ -38,9 +43,8 @@ func TestRuntimePacesAgreesWithCatalog(t *testing.T) {
 					src += "    shards: {flags: {enable-runtime-v2: \"" + label + "\"}}\n"
 				}
 			}
-			m := load(t, src)
-			v2, _ := m.V2()
-			schedtool := v2 && m.ModelSchedule() != nil
+			state := plan.StateOf(load(t, src), connector.Builtin())
+			schedtool := state.RuntimePaces()
 			if shim := schedshim.RuntimePaces(sched, label); schedtool != shim || shim != c.RuntimePaces {
 				t.Errorf("schedtool says the runtime paces: %v; the shim: %v; the table: %v\n%s", schedtool, shim, c.RuntimePaces, src)
 			}
