@@ -19,8 +19,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/estuary/schedtool/catalog"
-	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/internal/paths"
+	"github.com/estuary/schedtool/internal/words"
 )
 
 // ErrChanged is a file whose content changed after it was read.
@@ -167,7 +167,7 @@ func stage(p *Put, h Hooks) error {
 	}
 	if p.Old != nil {
 		if n := otherLinks(p.real, st); n > 0 {
-			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, report.Plural(n, "link", "links"), report.Plural(n, "that name", "those names"))
+			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, words.Plural(n, "link", "links"), words.Plural(n, "that name", "those names"))
 		}
 	}
 	if p.Old != nil {
@@ -275,7 +275,7 @@ func inside(real string, roots []string) error {
 		return err
 	}
 	for _, r := range roots {
-		if _, ok := catalog.Under(r, abs); ok {
+		if _, ok := paths.Under(r, abs); ok {
 			return nil
 		}
 	}
