@@ -36,10 +36,15 @@ type Catalog struct {
 	// Holders are, by config path, the users of the file that this run
 	// does not migrate with the others (see Users); set by migrate.
 	Holders map[string][]Holder
-	// Duplicated are the names defined more than once in the sources:
-	// none of their definitions is in Materializations, and each has a
-	// problem naming the other places (one name, one task: docs/behaviour.md §2).
+	// Duplicated are the names defined more than once within one
+	// catalog (what Flow builds at once: catalogs.go): none of their
+	// definitions is in Materializations, and each has a problem naming
+	// the other places (docs/behaviour.md §2).
 	Duplicated map[string]bool
+	// Several are, by name, the definitions of a name defined in
+	// several catalogs (sorted by file): each is read, validated and
+	// migrated as itself; census counts the name once.
+	Several map[string][]*Materialization
 }
 
 // ConfigRef is one reference to a config file, by a task of a source.
@@ -79,6 +84,7 @@ type loader struct {
 	loaded  map[any]bool // by fileKey: identity, so a file reached by two paths is read once
 	visitng map[any]bool
 	configs map[any]string // config files by fileKey, to the path they are known by
+	graph   importGraph    // which source imports which (catalogs.go)
 }
 
 // Load reads the sources of the inputs (not their dumps), following
@@ -88,7 +94,7 @@ func Load(inputs []Input, opts Options) *Catalog {
 		opts.Limits.Expanded = new(int) // alias expansion is held to the limit over every file
 	}
 	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
-		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}}
+		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}, graph: newImportGraph()}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
 			// Named on the command line or found by walking, a source
@@ -112,24 +118,29 @@ func Load(inputs []Input, opts Options) *Catalog {
 		return a.Source.File < b.Source.File
 	})
 	l.duplicates()
+	l.several()
 	finding.Sort(l.cat.Problems)
 	return l.cat
 }
 
 // duplicates takes out of the (sorted) materializations every name
-// defined more than once, as Flow's build refuses it (two files, or a
-// migrated copy left inside the tree): each definition is a problem
-// naming the others, and none is read, counted or migrated.
+// defined more than once within one catalog, as Flow's build refuses it
+// (two files one source imports, or two definitions in one file's
+// imports): each definition is a problem naming the others, and none is
+// read, counted or migrated. A name defined in several catalogs (one
+// per file, say, as the connectors' test catalogs do) is no error here:
+// each definition is read as itself (several).
 func (l *loader) duplicates() {
 	mats := l.cat.Materializations
+	clash := l.graph.clashes(mats)
 	kept := mats[:0]
 	for i := 0; i < len(mats); {
 		j := i + 1
 		for j < len(mats) && mats[j].Name == mats[i].Name {
 			j++
 		}
-		if j == i+1 {
-			kept = append(kept, mats[i])
+		if j == i+1 || len(clash[mats[i].Name]) == 0 {
+			kept = append(kept, mats[i:j]...)
 			i = j
 			continue
 		}
@@ -137,16 +148,34 @@ func (l *loader) duplicates() {
 			l.cat.Duplicated = map[string]bool{}
 		}
 		l.cat.Duplicated[mats[i].Name] = true
-		for k, m := range mats[i:j] {
-			var others []string
-			for o, other := range mats[i:j] {
-				if o != k {
-					p := Pos(other.Spec)
-					others = append(others, fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column))
+		for _, c := range clash[mats[i].Name] {
+			for k, m := range c.defs {
+				var others []string
+				for o, other := range c.defs {
+					if o != k {
+						p := Pos(other.Spec)
+						others = append(others, fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column))
+					}
 				}
+				l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
+					Message: fmt.Sprintf("materialization %s is defined more than once in the catalog of %s, here and at %s: Flow refuses a name defined twice in what it builds at once; neither definition is read until one is removed", m.Name, c.root, strings.Join(others, ", "))})
 			}
-			l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
-				Message: fmt.Sprintf("materialization %s is defined more than once under the root, here and at %s (a migrated copy left inside the tree?): Flow refuses a name defined twice; neither definition is read until one is removed", m.Name, strings.Join(others, ", "))})
+		}
+		// Every definition of the name is left out (one refused catalog
+		// would otherwise make the name's count depend on which); one
+		// in no clashing catalog says why it is not read.
+		inClash := map[*Materialization]bool{}
+		for _, c := range clash[mats[i].Name] {
+			for _, m := range c.defs {
+				inClash[m] = true
+			}
+		}
+		for _, m := range mats[i:j] {
+			if !inClash[m] {
+				c := clash[mats[i].Name][0]
+				l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
+					Message: fmt.Sprintf("materialization %s is not read: it is defined more than once in the catalog of %s (at %s), which Flow refuses; no definition of the name is read until one is removed", m.Name, c.root, c.defs[0].Source.File)})
+			}
 			l.unread(m)
 		}
 		i = j
@@ -286,6 +315,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		doc.Orig = src
 	}
 	l.cat.Docs[doc.File] = doc
+	l.graph.node(path, doc.File)
 	root := doc.Root
 	if root.Kind == tree.Null {
 		if path == "-" {
@@ -449,6 +479,9 @@ func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) 
 			continue
 		}
 		p, msg := containRef(in, from, s, "import")
+		if msg == "" {
+			l.graph.edge(from, p)
+		}
 		if msg != "" {
 			l.problemAt(it, msg)
 			// Flow reads it (through a symlink, say): what it holds is

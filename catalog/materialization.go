@@ -201,6 +201,9 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 	if m.Deleted() {
 		return // a deletion, not a task
 	}
+	if l.opts.Exclude != nil && l.opts.Exclude(doc.File) {
+		return // not a task of the run; Users still finds it
+	}
 	probs := Extract(m, l.opts)
 	if !l.opts.Select.Take(m.Name, m.Image) {
 		return

@@ -36,6 +36,11 @@ type Options struct {
 	// Progress, when set, counts the bytes of dump rows read (for a
 	// progress line).
 	Progress *atomic.Int64
+	// Exclude, when set, says which sources' tasks are not tasks of the
+	// run (the project file's exclude, docs/behaviour.md §13): they are
+	// not read as tasks, yet they stay users of the config files they
+	// name (Users reads them, and they hold a shared file back).
+	Exclude func(file string) bool
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -124,6 +125,10 @@ type Selection struct {
 	// prefixes) nearest to it among the tasks seen: a value that picks
 	// nothing is told what was likely meant.
 	near map[string]*suggest.Nearest
+	// full holds, for each --image value without a registry (no /), the
+	// full image names seen whose last part it is (materialize-snowflake
+	// for ghcr.io/estuary/materialize-snowflake).
+	full map[string]map[string]bool
 }
 
 // NewSelection returns the selection of s, or nil when s picks everything.
@@ -131,7 +136,15 @@ func NewSelection(s Selector) *Selection {
 	if s.IsZero() {
 		return nil
 	}
-	sel := &Selection{Selector: s, hits: map[string]bool{}, near: map[string]*suggest.Nearest{}}
+	sel := &Selection{Selector: s, hits: map[string]bool{}, near: map[string]*suggest.Nearest{}, full: map[string]map[string]bool{}}
+	for _, img := range s.Images {
+		if !strings.Contains(img, "/") {
+			sel.full[img] = map[string]bool{}
+			for _, e := range connector.Builtin().Images {
+				sel.shortOf(img, e.Image)
+			}
+		}
+	}
 	for _, n := range s.Names {
 		sel.near["--name\x00"+n] = suggest.New(n, 3)
 	}
@@ -141,14 +154,27 @@ func NewSelection(s Selector) *Selection {
 	return sel
 }
 
+// shortOf records image (a full name) for the --image value short when
+// short is its last part, in any letter case.
+func (s *Selection) shortOf(short, image string) {
+	name, _ := connector.SplitImage(image)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && strings.EqualFold(name[i+1:], short) {
+		s.full[short][name] = true
+	}
+}
+
 // consider offers a task's name to the suggestions of the names, and
-// its prefixes (up to each "/") to those of the prefixes.
-func (s *Selection) consider(name string) {
-	if len(s.near) == 0 {
+// its prefixes (up to each "/") to those of the prefixes; its image to
+// those of the short --image values.
+func (s *Selection) consider(name, image string) {
+	if len(s.near) == 0 && len(s.full) == 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for short := range s.full {
+		s.shortOf(short, image)
+	}
 	for _, n := range s.Names {
 		s.near["--name\x00"+n].Add(name)
 	}
@@ -168,7 +194,7 @@ func (s *Selection) Take(name, image string) bool {
 	if s == nil {
 		return true
 	}
-	s.consider(name)
+	s.consider(name, image)
 	if !s.Match(name, image) {
 		return false
 	}
@@ -212,6 +238,14 @@ func (s *Selection) Unmatched() []string {
 					if l := near.List(); len(l) > 0 {
 						u += " (closest: " + strings.Join(l, ", ") + ")"
 					}
+				}
+				if full := s.full[x]; v.flag == "--image" && len(full) > 0 {
+					names := make([]string, 0, len(full))
+					for n := range full {
+						names = append(names, "--image "+n)
+					}
+					sort.Strings(names)
+					u += " (images are named in full: " + strings.Join(names, ", ") + ")"
 				}
 				out = append(out, u)
 			}

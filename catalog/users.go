@@ -91,7 +91,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	roots := map[any]bool{}
 	// A run over whole roots with no selector has read every source
 	// already: its own catalog is the whole one.
-	covered := opts.Select == nil
+	covered := opts.Select == nil && opts.Exclude == nil
 	dirs := map[any]bool{}
 	for _, in := range inputs {
 		if in.Dir != "" {
@@ -135,7 +135,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	full := cat
 	if !covered {
 		all := opts
-		all.Select, all.Stdin, all.Limits.Expanded = nil, nil, nil
+		all.Select, all.Stdin, all.Limits.Expanded, all.Exclude = nil, nil, nil, nil
 		full = Load(walked, all)
 	}
 	for _, r := range full.Refs {
@@ -163,11 +163,13 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		case r.Kind != "materialization":
 			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
 		case full.Duplicated[r.Name] || cat.Duplicated[r.Name]:
-			h.Why = "defined more than once under the root, so neither definition is migrated"
+			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
 		case known[key{r.Name, fileKey(r.File)}]:
 			continue // read by this run: migrate judges it
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
 			h.Why = "not selected by --name/--prefix/--image"
+		case opts.Exclude != nil && opts.Exclude(r.File):
+			h.Why = "excluded by the project file (exclude), and still a user of the file"
 		case underDirs(inputs, r.File):
 			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, and not imported by a source they read)"
 		default:
@@ -288,6 +290,12 @@ func underDirs(inputs []Input, file string) bool {
 // key only a catalog source has. One that cannot be read or parsed is
 // not taken for one.
 func looksLikeSource(p string, opts Options) bool {
+	if fileSize(p) > sniffWhole {
+		// Large: streamed in bounded memory, never parsed (sniff.go). A
+		// source over --max-file-size is then one that cannot be read,
+		// which holds every file back.
+		return sniffSource(p)
+	}
 	src, err := ReadRegular(p, opts.MaxFileSize, "--max-file-size")
 	if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 		// Too large to read whole: a catalog key near its start makes

@@ -146,16 +146,3 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].path < srcs[j].path })
 	return srcs, other, nil
 }
-
-// judgeSources returns those of files (cleaned paths) that are catalog
-// sources by their content (looksLikeSource), in order.
-func judgeSources(files []string, opts Options) []string {
-	opts.Limits.Expanded = nil // each file is judged alone
-	var out []string
-	for _, p := range files {
-		if looksLikeSource(p, opts) {
-			out = append(out, p)
-		}
-	}
-	return out
-}

@@ -50,6 +50,74 @@ type Row struct {
 	Crash string `json:"crash,omitempty"`
 	File  string `json:"file"`
 	Line  int    `json:"line"`
+	// Exception is the project file's exception for the task's status:
+	// the task is remaining all the same (the removal gate never trusts
+	// an exception, docs/behaviour.md §13), listed apart.
+	Exception *Exception `json:"exception,omitempty"`
+	// Definitions are, for a name defined in several catalogs
+	// (docs/behaviour.md §2), every definition with its own status; the
+	// row is the one that most relies on connector-side pacing.
+	Definitions []Definition `json:"definitions,omitempty"`
+}
+
+// Exception is an agreed exception for a task's status.
+type Exception struct {
+	Reason  string `json:"reason"`
+	Owner   string `json:"owner"`
+	Expires string `json:"expires"`
+}
+
+// MaxExceptedListed bounds the excepted tasks a census lists apart.
+const MaxExceptedListed = 1000
+
+// Definition is one definition of a name defined in several catalogs.
+type Definition struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// reliance orders statuses by how much a task relies on connector-side
+// pacing: the remaining ones first, in Statuses' order, then migrated,
+// then unaffected.
+func reliance(status string) int {
+	for i, s := range RemainingStatuses() {
+		if s == status {
+			return i
+		}
+	}
+	if status == "migrated" {
+		return len(Statuses)
+	}
+	return len(Statuses) + 1
+}
+
+// rowOfName is the row of a name from its definitions: the one that
+// most relies on connector-side pacing, listing them all when several.
+func (c *Census) rowOfName(defs []*catalog.Materialization) (Row, bool) {
+	var rows []Row
+	for _, m := range defs {
+		if r, ok := c.RowOf(m); ok {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return Row{}, false
+	}
+	best := 0
+	for i := range rows {
+		if reliance(rows[i].Status) < reliance(rows[best].Status) {
+			best = i
+		}
+	}
+	r := rows[best]
+	if len(defs) > 1 {
+		for _, x := range rows {
+			r.Definitions = append(r.Definitions, Definition{File: x.File, Line: x.Line, Status: x.Status, Reason: x.Reason})
+		}
+	}
+	return r, true
 }
 
 // RemainingStatuses are the statuses of the tasks that still rely on
@@ -91,6 +159,10 @@ type Totals struct {
 	RemainingByImage                                 map[string]int
 	// OldestTag is, per image, the oldest tag among the tasks that remain.
 	OldestTag map[string]string
+	// Excepted counts the remaining tasks whose status the project file
+	// excepts; ExceptedRows are the first MaxExceptedListed of them.
+	Excepted     int
+	ExceptedRows []Row
 }
 
 func newTotals() *Totals {
@@ -155,6 +227,23 @@ type Census struct {
 	// NoCache decides every dump row by reading it (for tests: the
 	// shape cache must not change a census).
 	NoCache bool
+	// Except, when set, is the project file's unexpired exception for a
+	// task's status, nil when none.
+	Except func(task, status string) *Exception
+}
+
+// except marks a remaining row whose status is excepted: still
+// remaining, counted and listed apart.
+func (c *Census) except(t *Totals, r *Row) {
+	if c.Except == nil || !r.Remaining() {
+		return
+	}
+	if r.Exception = c.Except(r.Task, r.Status); r.Exception != nil {
+		t.Excepted++
+		if len(t.ExceptedRows) < MaxExceptedListed {
+			t.ExceptedRows = append(t.ExceptedRows, *r)
+		}
+	}
 }
 
 // RowOf makes the census row of a materialization; ok is false when it is
@@ -201,11 +290,15 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*Totals, error) {
 	t := newTotals()
 	emit := func(r *Row) {
+		c.except(t, r)
 		t.add(r)
 		w.Row(r)
 	}
 	bad := w.Unreadable
 	render, _ := w.(Renderer)
+	if c.Except != nil {
+		render = nil // each row is looked at for its exception
+	}
 	fail := func(f *finding.Finding) {
 		t.Unreadable++
 		if t.Unreadable <= MaxUnreadableListed {
@@ -213,23 +306,19 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		}
 	}
 	cat := catalog.Load(inputs, opts)
-	dup := map[string]bool{}
-	for i := range cat.Problems {
-		p := &cat.Problems[i]
-		if cat.Duplicated[p.Task] {
-			// A name defined twice is one unreadable task, listed at
-			// its first place (its message names the others).
-			if dup[p.Task] {
-				continue
-			}
-			dup[p.Task] = true
-		}
+	for _, p := range cat.Unreadable() {
 		fail(p)
 	}
-	for _, m := range cat.Materializations {
-		if r, ok := c.RowOf(m); ok {
+	mats := cat.Materializations
+	for i := 0; i < len(mats); {
+		j := i + 1
+		for j < len(mats) && mats[j].Name == mats[i].Name {
+			j++ // sorted by name: the definitions of one name in several catalogs
+		}
+		if r, ok := c.rowOfName(mats[i:j]); ok {
 			emit(&r)
 		}
+		i = j
 	}
 	keys := c.Planner.Registry.AllConfigKeys()
 	cache := shapecache.New[verdict]()
@@ -276,6 +365,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			case o.rendered != nil:
 				render.RowBytes(o.rendered)
 			case o.row != nil:
+				c.except(t, o.row)
 				w.Row(o.row)
 			}
 		})

@@ -72,6 +72,16 @@ func (j *jsonWriter) RenderShared(b []byte, r *Row, shared []byte) []byte {
 	b = appendJSON(b, r.File)
 	b = append(b, `,"line":`...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
+	if r.Exception != nil {
+		e, _ := json.Marshal(r.Exception)
+		b = append(b, `,"exception":`...)
+		b = append(b, e...)
+	}
+	if len(r.Definitions) > 0 {
+		d, _ := json.Marshal(r.Definitions)
+		b = append(b, `,"definitions":`...)
+		b = append(b, d...)
+	}
 	return append(b, '}')
 }
 
@@ -97,6 +107,12 @@ func (j *jsonWriter) End(t *Totals) error {
 	if bad == nil {
 		bad = []Unreadable{}
 	}
+	summary := map[string]any{
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
+	}
+	if t.Excepted > 0 {
+		summary["excepted"] = t.Excepted // remaining all the same
+	}
 	rest, err := json.Marshal(struct {
 		Unreadable []Unreadable `json:"unreadable"`
 		Groups     any          `json:"groups"`
@@ -104,9 +120,7 @@ func (j *jsonWriter) End(t *Totals) error {
 	}{bad, map[string]any{
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
-	}, map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
-	}})
+	}, summary})
 	if err != nil {
 		return err
 	}

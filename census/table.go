@@ -18,6 +18,7 @@ type tableWriter struct {
 func (t *tableWriter) Row(*Row) {}
 func (t *tableWriter) End(tot *Totals) error {
 	writeGroups(t.w, tot)
+	writeExcepted(t.w, tot)
 	writeUnreadable(t.w, t.bad, tot.Unreadable)
 	return t.w.Flush()
 }
@@ -79,6 +80,11 @@ func (t *wideWriter) Row(r *Row) {
 	}
 	fmt.Fprintf(t.tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), report.Escape(r.Image), dash(report.Escape(r.Tag)),
 		r.Family, r.Runtime, r.Kind, r.Delay, model, yesDash(r.Disabled), r.Status, dash(report.Escape(r.Reason)), dash(r.Crash))
+	for _, d := range r.Definitions {
+		// Each definition of a name in several catalogs, with its own
+		// status, under the name's row (which counts once).
+		fmt.Fprintf(t.tw, "  defined at %s:%d\t\t\t\t\t\t\t\t\t%s\t%s\t-\n", report.Escape(d.File), d.Line, d.Status, dash(report.Escape(d.Reason)))
+	}
 	if t.n%4096 == 0 {
 		t.tw.Flush() // keep memory bounded; columns stay aligned in blocks
 	}
@@ -104,6 +110,25 @@ func (t *wideWriter) End(tot *Totals) error {
 		fmt.Fprintln(t.w)
 	}
 	fmt.Fprintln(t.w, SummaryLine(tot))
+	writeExcepted(t.w, tot)
 	writeUnreadable(t.w, t.bad, tot.Unreadable)
 	return t.w.Flush()
+}
+
+// writeExcepted lists apart the remaining tasks whose status the project
+// file excepts: they are remaining all the same.
+func writeExcepted(w io.Writer, tot *Totals) {
+	if tot.Excepted == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nEXCEPTED (%d): still remaining: the removal gate never trusts an exception\n", tot.Excepted)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  TASK\tSTATUS\tREASON\tOWNER\tEXPIRES")
+	for _, r := range tot.ExceptedRows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", report.Escape(r.Task), r.Status, report.Escape(r.Exception.Reason), report.Escape(r.Exception.Owner), report.Escape(r.Exception.Expires))
+	}
+	tw.Flush()
+	if more := tot.Excepted - len(tot.ExceptedRows); more > 0 {
+		fmt.Fprintf(w, "  ... and %d more\n", more)
+	}
 }

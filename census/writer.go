@@ -84,6 +84,9 @@ func SummaryLine(t *Totals) string {
 	if n := t.ByStatus[ReadyNeedsFlag]; n > 0 {
 		flag = fmt.Sprintf(" (%d %s ready only with migrate --zero-file-sinks)", n, report.Plural(n, "file sink", "file sinks"))
 	}
+	if t.Excepted > 0 {
+		crashing += fmt.Sprintf(" (%d excepted by the project file, remaining all the same)", t.Excepted)
+	}
 	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s%s, %d unreadable %s",
 		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, flag, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
 }

@@ -50,6 +50,10 @@ type Explanation struct {
 	// Deferred, when set, says that the connector's configured delay is
 	// off: its image tag defers to the runtime's schedule (docs/behaviour.md §6).
 	Deferred string `json:"connectorDeferred,omitempty"`
+	// OtherDefinitions are the explanations of the task's other
+	// definitions, when its name is defined in several catalogs
+	// (docs/behaviour.md §2), each read as itself.
+	OtherDefinitions []Explanation `json:"otherDefinitions,omitempty"`
 }
 
 // Explain explains m, with the next n commits after at.

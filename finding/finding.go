@@ -53,6 +53,7 @@ const (
 	SealedSchedule           = "sealed-schedule"
 	InvalidShardFlag         = "invalid-shard-flag"
 	ConnectorScheduleCrashes = "connector-schedule-crashes"
+	DefinedInSeveralCatalogs = "defined-in-several-catalogs"
 )
 
 // RuleInfo describes a rule.
@@ -76,6 +77,7 @@ var Rules = []RuleInfo{
 	{ConnectorScheduleCrashes, Warning, "An alternating connector schedule that makes the connector panic within the next 366 days."},
 	{ConnectorScheduleInUse, Info, "A V2 task paced by its connector: a migration candidate."},
 	{SealedSchedule, Info, "An encrypted schedule value, whose effect is unknown."},
+	{DefinedInSeveralCatalogs, Info, "A task defined in several catalogs (sources no other source imports, each built on its own): each definition is read, validated and migrated as itself."},
 }
 
 // Position locates a finding: a file, a 1-based line and character column,
@@ -125,6 +127,16 @@ type Finding struct {
 type Summary struct {
 	Errors, Warnings, Infos int
 	Tasks, Files            int
+	// Unreadable counts the unreadable inputs, as census and migrate
+	// count them (catalog.Catalog.Unreadable, and each row that cannot be
+	// read).
+	Unreadable int
+	// Excepted counts the findings the project file excepts (not in
+	// Errors, Warnings or Infos: not counted against --fail-on).
+	Excepted int
+	// Definitions counts every definition read (Tasks counts names: a
+	// name defined in several catalogs is one task).
+	Definitions int
 	// Paced counts the V1 tasks still paced by their connector (no rule
 	// finds them; census counts them as remaining), PacedNames are the
 	// first MaxPacedNames of them.

@@ -13,8 +13,8 @@ import (
 )
 
 func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
-	for _, p := range cat.Problems {
-		r.problem(p)
+	for _, p := range cat.Unreadable() {
+		r.problem(*p)
 	}
 	res := r.mg.Catalog(cat)
 	for i := range res.Tasks {

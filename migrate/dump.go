@@ -30,7 +30,7 @@ type Row struct {
 // rowPlan decides a stored spec and builds its patches; pub is the
 // expectPubId a migrated spec carries.
 func (mg *Migrator) rowPlan(m *catalog.Materialization) (d plan.Decision, p patches, pub string) {
-	d = mg.Planner.Decide(m)
+	d = mg.decide(m)
 	p, why := build(d, m, mg.Registry)
 	pub, pubOK := PubID(m.Row.LastPubID)
 	if why == "" && d.Action == plan.Migrate {

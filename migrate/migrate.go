@@ -25,8 +25,22 @@ type Migrator struct {
 	Verify     bool
 	VerifyYear int
 
+	// Options, when set, are the planner's options for each task (the
+	// project file's decisions, per name or prefix); nil: Planner's.
+	Options func(name string) plan.Options
+
 	verified verifyCache
 	wave     *wave // the tasks this run migrates under --limit; nil: all
+}
+
+// decide plans m with its own options (Options).
+func (mg *Migrator) decide(m *catalog.Materialization) plan.Decision {
+	if mg.Options == nil {
+		return mg.Planner.Decide(m)
+	}
+	p := *mg.Planner
+	p.Options = mg.Options(m.Name)
+	return p.Decide(m)
 }
 
 // Task is the report of one materialization.
@@ -128,7 +142,7 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 	all := make([]*one, len(cat.Materializations))
 	for i, m := range cat.Materializations {
-		o := &one{m: m, d: mg.Planner.Decide(m)}
+		o := &one{m: m, d: mg.decide(m)}
 		var why string
 		o.p, why = build(o.d, m, mg.Registry)
 		if why != "" {

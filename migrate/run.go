@@ -70,9 +70,14 @@ type Summary struct {
 	Files    int            `json:"files"`   // of which files
 	Rows     int            `json:"rows"`    // of which dump rows
 	Written  int            `json:"written"`
-	Refused  int            `json:"refused"`  // files or rows that could not be edited safely
-	Failed   int            `json:"failed"`   // files that could not be written
-	Problems int            `json:"problems"` // unreadable inputs and rows
+	Refused  int            `json:"refused"` // files or rows that could not be edited safely
+	Failed   int            `json:"failed"`  // files that could not be written
+	// Unreadable counts the unreadable inputs and rows as census does
+	// (catalog.Catalog.Unreadable).
+	Unreadable int `json:"unreadable"`
+	// Definitions counts every definition read; Tasks counts names (a
+	// name defined in several catalogs is one task).
+	Definitions int `json:"definitions"`
 	// Verify sums up the equivalence checks (--verify).
 	Verify *VerifySummary `json:"verify,omitempty"`
 	// Interrupted is the signal that stopped the writes (SIGINT, SIGTERM),
@@ -163,7 +168,7 @@ func (v *VerifySummary) Line() string {
 
 // OK reports whether the run did all of its job.
 func (s *Summary) OK() bool {
-	return s.Refused == 0 && s.Failed == 0 && s.Problems == 0 && s.Interrupted == ""
+	return s.Refused == 0 && s.Failed == 0 && s.Unreadable == 0 && s.Interrupted == ""
 }
 
 // Run migrates the inputs: catalog trees first, then each dump, writing
@@ -183,7 +188,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		}
 		bw.Flush()
 	}()
-	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}}
+	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}, seen: map[string]bool{}, sinks: map[string]bool{}}
 	var sources []catalog.Input
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -193,6 +198,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 	var cat *catalog.Catalog
 	if len(sources) > 0 {
 		cat = catalog.Load(sources, r.opts.Load)
+		r.several = cat.Several
 		// Every user of each config file, from the whole root, once.
 		var notes []string
 		cat.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
@@ -275,6 +281,10 @@ type runner struct {
 	// cands are the names of the tasks that would migrate, when a first
 	// pass over the inputs found them (--limit).
 	cands []string
+	// several are the names defined in several catalogs; seen and sinks
+	// those of them counted, as tasks and as file sinks.
+	several     map[string][]*catalog.Materialization
+	seen, sinks map[string]bool
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -284,13 +294,21 @@ func (r *runner) note(format string, args ...any) {
 }
 
 func (r *runner) problem(f finding.Finding) {
-	r.sum.Problems++
+	r.sum.Unreadable++
 	fmt.Fprintf(r.errw, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
 		report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
 }
 
 func (r *runner) task(t *Task) {
 	r.sum.Tasks++
+	r.sum.Definitions++
+	if _, ok := r.several[t.Task]; ok {
+		// A name defined in several catalogs is one task of several
+		// definitions: counted once, as census counts it.
+		if r.seen[t.Task] {
+			r.sum.Tasks--
+		}
+	}
 	r.sum.Actions[t.Action]++
 	if t.Disabled {
 		r.sum.Disabled++
@@ -310,13 +328,19 @@ func (r *runner) task(t *Task) {
 		}
 	}
 	if t.Action == string(plan.Review) || t.Action == string(plan.Skip) {
-		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) {
+		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) && !r.sinks[t.Task] {
 			r.sum.FileSinks++
+			if _, ok := r.several[t.Task]; ok {
+				r.sinks[t.Task] = true // a name counts once
+			}
 		}
 		if plan.IsUnpacedV1(plan.Action(t.Action), t.Reason) {
 			r.sum.UnpacedV1++
 		}
 		r.reasons.add(t, r.json != nil)
+	}
+	if _, ok := r.several[t.Task]; ok {
+		r.seen[t.Task] = true
 	}
 	if t.Verify != nil {
 		if r.sum.Verify == nil {

@@ -22,6 +22,10 @@ func (r *runner) summary() {
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
+	if s.Definitions != s.Tasks {
+		// Names defined in several catalogs: the actions count definitions.
+		line += fmt.Sprintf(" in %d definitions (a name in several catalogs is one task)", s.Definitions)
+	}
 	if s.Disabled > 0 {
 		line += fmt.Sprintf(" (%d disabled)", s.Disabled)
 	}

@@ -133,10 +133,12 @@ func (mg *Migrator) catalogCandidates(cat *catalog.Catalog) []candidate {
 	}
 	groups := map[string][]string{}
 	var cands []candidate
+	seen := map[string]bool{}
 	for _, o := range all {
-		if o.d.Action != plan.Migrate {
-			continue
+		if o.d.Action != plan.Migrate || seen[o.m.Name] {
+			continue // --limit counts names: a name's definitions are one
 		}
+		seen[o.m.Name] = true
 		root := find(o.m.Name)
 		groups[root] = append(groups[root], o.m.Name)
 		cands = append(cands, candidate{name: o.m.Name})

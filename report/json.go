@@ -75,7 +75,7 @@ func (j *JSON) End(s finding.Summary) error {
 	}
 	summary, _ := json.Marshal(map[string]int{
 		"errors": s.Errors, "warnings": s.Warnings, "infos": s.Infos,
-		"materializations": s.Tasks, "files": s.Files,
+		"materializations": s.Tasks, "definitions": max(s.Definitions, s.Tasks), "files": s.Files, "excepted": s.Excepted, "unreadable": s.Unreadable,
 	})
 	j.w.WriteString(`],"summary":`)
 	j.w.Write(summary)

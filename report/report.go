@@ -67,6 +67,12 @@ func SummaryLine(s finding.Summary) string {
 	line := fmt.Sprintf("%s, %s, %s in %s from %s",
 		plural(s.Errors, "error"), plural(s.Warnings, "warning"), plural(s.Infos, "info"),
 		plural(s.Tasks, "materialization"), plural(s.Files, "file"))
+	if s.Excepted > 0 {
+		line = strings.Replace(line, " in ", fmt.Sprintf(" (and %d excepted by the project file) in ", s.Excepted), 1)
+	}
+	if s.Definitions > s.Tasks {
+		line = strings.Replace(line, " from ", fmt.Sprintf(" (%d definitions: a name in several catalogs is one task) from ", s.Definitions), 1)
+	}
 	if s.Paced > 0 {
 		names := strings.Join(s.PacedNames, ", ")
 		if more := s.Paced - len(s.PacedNames); more > 0 {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -53,12 +55,27 @@ type sarifConfig struct {
 }
 
 type sarifResult struct {
-	RuleID     string            `json:"ruleId"`
-	RuleIndex  int               `json:"ruleIndex"`
-	Level      string            `json:"level"`
-	Message    sarifText         `json:"message"`
-	Locations  []sarifLocation   `json:"locations"`
-	Properties map[string]string `json:"properties,omitempty"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+	// PartialFingerprints identify the finding across runs, from its
+	// task, rule and pointer, never its line: code scanning keeps one
+	// alert when lines above it move.
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          map[string]string `json:"properties,omitempty"`
+}
+
+// Fingerprint is a finding's partial fingerprint: a hash of its task (its
+// file when it has none), rule and JSON pointer.
+func Fingerprint(f *finding.Finding) string {
+	who := f.Task
+	if who == "" {
+		who = "file:" + filepath.ToSlash(f.Pos.File)
+	}
+	h := sha256.Sum256([]byte(who + "\x00" + f.Rule + "\x00" + f.Pos.Pointer))
+	return hex.EncodeToString(h[:16])
 }
 
 type sarifLocation struct {
@@ -126,6 +143,7 @@ func (s *SARIF) Finding(f *finding.Finding) {
 		loc.LogicalLocations = []sarifLogical{{FullyQualifiedName: f.Task, Kind: "resource"}}
 	}
 	res.Locations = []sarifLocation{loc}
+	res.PartialFingerprints = map[string]string{"schedtool/v1": Fingerprint(f)}
 	if f.Pos.Pointer != "" {
 		res.Properties = map[string]string{"pointer": f.Pos.Pointer}
 	}

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/tree"
@@ -32,6 +33,7 @@ var Rules = []Rule{
 	{info(finding.ConnectorScheduleCrashes), checkConnectorScheduleCrashes},
 	{info(finding.ConnectorScheduleInUse), checkConnectorScheduleInUse},
 	{info(finding.SealedSchedule), checkSealedSchedule},
+	{info(finding.DefinedInSeveralCatalogs), checkDefinedInSeveralCatalogs},
 }
 
 // info is the entry of finding.Rules with this id.
@@ -67,6 +69,10 @@ type Pass struct {
 	tag   string
 	res   connector.Result
 	eff   *tree.Node // the effective config, nil when none
+
+	// others are the other definitions of the task's name, each in a
+	// catalog of its own (catalog.Catalog.Several), sorted by file.
+	others []*catalog.Materialization
 
 	rule *Rule // the rule running
 	out  []finding.Finding
@@ -320,4 +326,19 @@ func checkSealedSchedule(p *Pass) {
 	p.eachProblem(connector.ProblemSealed, func(pr connector.Problem) {
 		p.report(p.at(pr.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", p.m.Name, pr.Msg))
 	})
+}
+
+// checkDefinedInSeveralCatalogs: a name defined in several catalogs
+// (docs/behaviour.md §2), reported once, at its first definition, naming
+// the others. Flow builds each catalog on its own, so it is no error.
+func checkDefinedInSeveralCatalogs(p *Pass) {
+	if len(p.others) == 0 || p.others[0].Source.File < p.m.Source.File {
+		return
+	}
+	var at []string
+	for _, o := range p.others {
+		pos := catalog.Pos(o.Spec)
+		at = append(at, fmt.Sprintf("%s:%d:%d", pos.File, pos.Line, pos.Column))
+	}
+	p.report(p.m.Spec, fmt.Sprintf("materialization %s is also defined at %s, in another catalog (a source no other source imports, which Flow builds on its own): each definition is validated and migrated as itself, and census counts the name once, with its least migrated definition", p.m.Name, strings.Join(at, ", ")))
 }

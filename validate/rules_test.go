@@ -69,6 +69,9 @@ func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) 
 		reg = connector.Builtin()
 	}
 	root := filepath.Join(dir, "flow.yaml")
+	if _, ok := files["flow.yaml"]; !ok {
+		root = dir // several catalogs: the directory
+	}
 	inputs, err := catalog.Resolve([]string{root}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +201,11 @@ func TestRules(t *testing.T) {
 		// sealed-schedule
 		{"sealed-schedule", map[string]string{"flow.yaml": mat(v2, "", sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule"}},
 		{"sealed-schedule with a model schedule is a conflict", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule", "sync-schedule-conflict"}},
+		// defined-in-several-catalogs
+		{"defined-in-several-catalogs: two sources nothing imports", map[string]string{"a.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "b.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"defined-in-several-catalogs"}},
+		{"defined-in-several-catalogs: three catalogs, one info", map[string]string{"a.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "b.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "sub/flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"defined-in-several-catalogs"}},
+		{"near miss defined-in-several-catalogs: twice in one catalog is Flow's error", map[string]string{"flow.yaml": "import: [a.yaml, b.yaml]\n", "a.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "b.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"parse-error", "parse-error"}},
+		{"near miss defined-in-several-catalogs: a source two catalogs import is one definition", map[string]string{"a.flow.yaml": "import: [shared.yaml]\n", "b.flow.yaml": "import: [shared.yaml]\n", "shared.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, nil},
 		{"near miss sealed-schedule: overlay overrides", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "    overlay:\n        syncSchedule:\n            syncFrequency: 0s\n")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,13 +26,13 @@ func (c *Checker) Run(inputs []catalog.Input, opts catalog.Options, emit func(*f
 func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Renderer, emit func(*finding.Finding, []byte)) (finding.Summary, error) {
 	var sum finding.Summary
 	out := func(f *finding.Finding) {
-		sum.Add(f)
+		c.count(&sum, f)
 		emit(f, nil)
 	}
 	cat := catalog.Load(inputs, opts)
 	fs := append([]finding.Finding(nil), cat.Problems...)
 	for _, m := range cat.Materializations {
-		fs = append(fs, c.Check(m)...)
+		fs = append(fs, c.CheckIn(cat, m)...)
 		if c.PacedV1(m) {
 			sum.AddPaced(m.Name)
 		}
@@ -41,7 +41,9 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	for i := range fs {
 		out(&fs[i])
 	}
-	sum.Tasks += len(cat.Materializations)
+	sum.Unreadable += len(cat.Unreadable())
+	sum.Tasks += cat.Names()
+	sum.Definitions += len(cat.Materializations)
 	files := map[string]bool{}
 	for _, f := range cat.Files {
 		files[f] = true
@@ -79,7 +81,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			}
 			start := 0
 			for i := range o.findings {
-				sum.Add(&o.findings[i])
+				c.count(&sum, &o.findings[i])
 				if o.marks != nil {
 					emit(&o.findings[i], o.rendered[start:o.marks[i].end])
 					start = o.marks[i].end
@@ -89,6 +91,10 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 			}
 			if o.task {
 				sum.Tasks++
+				sum.Definitions++
+			}
+			if o.bad {
+				sum.Unreadable++
 			}
 			if o.paced != "" {
 				sum.AddPaced(o.paced)
@@ -102,6 +108,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 type rowOut struct {
 	findings []finding.Finding // nil when rendered from a template
 	task     bool
+	bad      bool   // the row cannot be read: an unreadable input
 	paced    string // the task's name, when it is a V1 task paced by its connector
 	rendered []byte // the findings rendered one after the other
 	marks    []mark // where each ends in rendered, and its severity
@@ -165,6 +172,7 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 	rr := w.Read(line, row)
 	if rr.Problem != nil {
 		o.findings = append(o.findings, *rr.Problem)
+		o.bad = true
 	}
 	if rr.Mat != nil {
 		o.task = true
@@ -187,4 +195,14 @@ func (c *Checker) Collect(inputs []catalog.Input, opts catalog.Options) ([]findi
 	var fs []finding.Finding
 	sum, err := c.Run(inputs, opts, func(f *finding.Finding) { fs = append(fs, *f) })
 	return fs, sum, err
+}
+
+// count adds a finding to the summary, or to its excepted findings when
+// the project file excepts it (Except).
+func (c *Checker) count(sum *finding.Summary, f *finding.Finding) {
+	if c.Except != nil && c.Except(f) {
+		sum.Excepted++
+		return
+	}
+	sum.Add(f)
 }

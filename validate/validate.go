@@ -25,12 +25,30 @@ type Checker struct {
 	Crashes *connector.CrashFinder
 	// NoCache reads every dump row the slow way (the tests compare).
 	NoCache bool
+	// Except, when set, reports whether a finding is excepted (the
+	// project file's unexpired exceptions): it is written, but not
+	// counted against --fail-on. Findings rendered by the dump workers
+	// carry their severity alone: a caller with exceptions renders none.
+	Except func(*finding.Finding) bool
 }
 
 // Check returns the findings of one materialization, in no special order:
 // each rule of Rules looks at one Pass.
 func (c *Checker) Check(m *catalog.Materialization) []finding.Finding {
+	return c.CheckIn(nil, m)
+}
+
+// CheckIn is Check of a materialization of cat, which knows the other
+// definitions of its name (in other catalogs).
+func (c *Checker) CheckIn(cat *catalog.Catalog, m *catalog.Materialization) []finding.Finding {
 	p := c.newPass(m)
+	if cat != nil {
+		for _, o := range cat.Several[m.Name] {
+			if o != m {
+				p.others = append(p.others, o)
+			}
+		}
+	}
 	for i := range Rules {
 		p.rule = &Rules[i]
 		p.rule.Check(p)

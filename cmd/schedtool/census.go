@@ -29,6 +29,7 @@ type censusOptions struct {
 	paths  []string
 	census *census.Census
 	inputs []catalog.Input
+	except *exceptions
 }
 
 func newCensus(c *common) *cobra.Command {
@@ -101,6 +102,14 @@ func (o *censusOptions) Complete(args []string) error {
 	o.census = &census.Census{Planner: &plan.Planner{Registry: reg, Crashes: crashes}}
 	if o.writerOpts.Now, err = parseNow(o.now); err != nil {
 		return err
+	}
+	if o.except = o.exceptions(o.writerOpts.Now); o.except != nil {
+		o.census.Except = func(task, status string) *census.Exception {
+			if e := o.except.status(task, status); e != nil {
+				return &census.Exception{Reason: e.Reason, Owner: e.Owner, Expires: e.Expires}
+			}
+			return nil
+		}
 	}
 	for _, path := range o.history {
 		s, err := readSnapshot(path, o.maxFileSize)
@@ -178,12 +187,20 @@ func (o *censusOptions) Run() error {
 	if err := w.End(tot); err != nil {
 		return fmt.Errorf("writing the census: %w", err)
 	}
+	if o.except != nil {
+		for _, n := range o.except.notes("status") {
+			fmt.Fprintf(o.Err, "schedtool: %s\n", report.Escape(n))
+		}
+	}
 	if err := o.selected(); err != nil {
 		return err
 	}
 	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
 		// An unreadable input may hide users: an unknown is not a zero.
 		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task", "tasks"))
+		if tot.Excepted > 0 {
+			msg += fmt.Sprintf(" (%d of them excepted by the project file: the gate never trusts an exception)", tot.Excepted)
+		}
 		if tot.Unreadable > 0 {
 			msg += fmt.Sprintf(", and %d unreadable %s may hide more", tot.Unreadable, report.Plural(tot.Unreadable, "input", "inputs"))
 		}

@@ -61,7 +61,9 @@ func TestMigrateExitCodesEndToEnd(t *testing.T) {
 			[]string{"1 file to change (dry run"}, []string{"written: "}},
 		{"near miss: dry run with nothing pending", map[string]string{"cat/flow.yaml": "materializations:\n" + v2Materialization("acme/z", sfImage, " {syncSchedule: {syncFrequency: 0s}}")}, []string{"cat"}, 0,
 			[]string{"1 with nothing to do; 0 files to change"}, nil},
-		{"write, --limit defers the rest: done", map[string]string{"cat/flow.yaml": two}, []string{"--write", "--limit", "1", "cat"}, 0,
+		// In a git work tree: outside one, --write says once that nothing
+		// keeps the old bytes.
+		{"write, --limit defers the rest: done", map[string]string{"cat/flow.yaml": two, ".git/HEAD": "x\n"}, []string{"--write", "--limit", "1", "cat"}, 0,
 			[]string{"written: cat/flow.yaml\n", "1 to migrate, 1 deferred (--limit 1); 1 written\n"}, []string{"schedtool: "}},
 		{"--out FILE, --limit defers the rest: done", map[string]string{"dump.ndjson": dump}, []string{"--out", "rows.ndjson", "--limit", "1", "dump.ndjson"}, 0,
 			[]string{"written: rows.ndjson\n", "1 deferred (--limit 1); 1 written\n"}, []string{"schedtool: "}},

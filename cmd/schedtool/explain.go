@@ -14,6 +14,7 @@ import (
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -64,6 +65,9 @@ func explainArgs(cmd *cobra.Command, args []string) error {
 	case 0:
 		return &usageError{fmt.Sprintf("explain needs a materialization NAME and a catalog PATH: %s NAME PATH... (see '%s --help')", cmd.CommandPath(), cmd.CommandPath())}
 	case 1:
+		if f := cmd.Flag("config"); f != nil && f.Changed || project.Find(".") != "" {
+			return nil // the project file's PATHs, if it has some (Complete)
+		}
 		return &usageError{fmt.Sprintf("explain %s: give a catalog PATH (a source, a directory or a live_specs dump) to find it in: %s NAME PATH... (see '%s --help')", args[0], cmd.CommandPath(), cmd.CommandPath())}
 	}
 	return nil
@@ -73,6 +77,12 @@ func explainArgs(cmd *cobra.Command, args []string) error {
 // name: the registry and the inputs.
 func (o *explainOptions) Complete(args []string) error {
 	o.name, o.paths = args[0], args[1:]
+	if len(o.paths) == 0 && len(o.projectPaths()) == 0 {
+		return &usageError{fmt.Sprintf("explain %s: give a catalog PATH (a source, a directory or a live_specs dump) to find it in, or paths in the project file", o.name)}
+	}
+	if len(o.paths) == 0 {
+		o.paths = o.projectPaths()
+	}
 	reg, err := o.registry()
 	if err != nil {
 		return err
@@ -114,24 +124,50 @@ func (o *explainOptions) Run() error {
 	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
 	if cat.Duplicated[o.name] {
-		// One name, one task: neither definition is explained.
+		// A name twice in one catalog: no definition is explained.
 		for _, p := range cat.Problems {
 			if p.Task == o.name {
 				return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
 			}
 		}
 	}
+	var defs []*catalog.Materialization
+	for _, m := range cat.Materializations {
+		near.Add(m.Name)
+		if m.Name == o.name {
+			defs = append(defs, m) // each definition, when in several catalogs
+		}
+	}
+	// Only the asked task's problems (and those of its files) are shown
+	// once it is found; the others are one line with a count. When it
+	// is not found, every problem is shown: it may be in what did not parse.
+	files := map[string]bool{}
+	for _, m := range defs {
+		files[m.Source.File] = true
+	}
+	others := 0
 	for i := range cat.Problems {
-		// The task may be in what did not parse: say why it is not found.
 		f := &cat.Problems[i]
+		if len(defs) > 0 && f.Task != o.name && !files[f.Pos.File] {
+			others++
+			continue
+		}
 		fmt.Fprintf(o.Err, "schedtool: %s:%d:%d: %s\n%s", report.Escape(f.Pos.File), f.Pos.Line, f.Pos.Column, report.Escape(f.Message),
 			report.Excerpt(f.Excerpt, f.Pos.Column, "    "))
 	}
-	for _, m := range cat.Materializations {
-		near.Add(m.Name)
-		if m.Name == o.name && found == nil {
-			found, timeline = explainOne(m)
+	if others > 0 && !o.quiet {
+		fmt.Fprintf(o.Err, "schedtool: %d %s in other files, not about %s (schedtool validate lists them)\n", others, report.Plural(others, "problem", "problems"), o.name)
+	}
+	for _, m := range defs {
+		e, tl := explainOne(m)
+		if found == nil {
+			found, timeline = e, tl
+			continue
 		}
+		found.OtherDefinitions = append(found.OtherDefinitions, *e)
+	}
+	if len(defs) > 1 && (o.output == "html" || o.output == "svg") && !o.quiet {
+		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.File))
 	}
 	type out struct {
 		name string
@@ -194,8 +230,24 @@ func (o *explainOptions) Run() error {
 		_, err := fmt.Fprintf(o.Out, "%s\n", b)
 		return err
 	}
-	e := found
 	w := &errWriter{w: o.Out}
+	if n := len(found.OtherDefinitions); n > 0 {
+		fmt.Fprintf(w, "materialization %s is defined in %d catalogs; each definition is read as itself:\n\n", found.Task, n+1)
+	}
+	for i, e := range append([]explain.Explanation{*found}, found.OtherDefinitions...) {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		writeExplanation(w, &e)
+	}
+	if w.err != nil {
+		return fmt.Errorf("writing the explanation: %w", w.err)
+	}
+	return nil
+}
+
+// writeExplanation writes one definition's explanation as text.
+func writeExplanation(w io.Writer, e *explain.Explanation) {
 	model := e.Model
 	if model == "" {
 		model = "none"
@@ -245,10 +297,6 @@ func (o *explainOptions) Run() error {
 		fmt.Fprintf(w, "  next commits:        none: %s\n", e.CrashStops)
 	}
 	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)
-	if w.err != nil {
-		return fmt.Errorf("writing the explanation: %w", w.err)
-	}
-	return nil
 }
 
 // errWriter keeps the first write error, and writes nothing after it:

@@ -21,6 +21,7 @@ import (
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/savedplan"
 )
@@ -196,9 +197,10 @@ func (o *migrateOptions) Complete(args []string) error {
 		return err
 	}
 	o.migrator = &migrate.Migrator{
-		Planner:  &plan.Planner{Registry: reg, Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}, Crashes: crashes},
+		Planner:  &plan.Planner{Registry: reg, Options: o.planOptions(), Crashes: crashes},
 		Registry: reg, Limits: o.loadOptions().Limits, Verify: o.verify, VerifyYear: o.verifyYear,
 	}
+	o.migrator.Options = o.decisions(o.migrator.Planner.Options)
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
@@ -272,6 +274,7 @@ func (o *migrateOptions) chooseMode() error {
 			}
 		}
 		o.run.Mode = migrate.Write
+		o.noteNoGit()
 	case o.out != "" && dumps > 0 && trees > 0:
 		return &usageError{"--out is a directory for catalog trees and a file for dumps: migrate them in separate runs"}
 	case o.out != "" && dumps > 0 && rowsFile(o.out):
@@ -472,7 +475,7 @@ func (o *migrateOptions) Run() error {
 	}
 	if !sum.OK() {
 		return fmt.Errorf("migration incomplete: %d unreadable %s, %d %s refused, %d %s not written",
-			sum.Problems, report.Plural(sum.Problems, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
+			sum.Unreadable, report.Plural(sum.Unreadable, "input", "inputs"), sum.Refused, report.Plural(sum.Refused, "file", "files"), sum.Failed, report.Plural(sum.Failed, "file", "files"))
 	}
 	// A person is needed (docs/behaviour.md §7), in every mode: tasks to review, V1
 	// tasks skipped, file sinks left for want of --zero-file-sinks. Tasks
@@ -542,6 +545,68 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 		signal.Stop(sigs)
 		close(done)
 	}
+}
+
+// decisions are the project file's migrate decisions over the flags'
+// options, per task: a flag given on the command line wins (nil when
+// the file decides nothing).
+func (o *migrateOptions) decisions(base plan.Options) func(name string) plan.Options {
+	if o.project == nil || o.project.Decisions == nil {
+		return nil
+	}
+	d := o.project.Decisions
+	given := func(name string) bool { return o.changed != nil && o.changed(name) }
+	if d.Absent != "" && !given("absent") {
+		base.Absent = d.Absent
+		o.absent = d.Absent
+	}
+	return func(name string) plan.Options {
+		opt := base
+		if !given("enable-runtime-v2") && project.MatchesAny(d.EnableRuntimeV2, name) {
+			opt.EnableRuntimeV2 = true
+		}
+		if !given("zero-file-sinks") && project.MatchesAny(d.ZeroFileSinks, name) {
+			opt.ZeroFileSinks = true
+		}
+		if !given("resolve") {
+			for _, r := range d.Resolve {
+				if project.Matches(r.Task, name) {
+					opt.Resolve = r.Resolve // the first entry that picks the task
+					break
+				}
+			}
+		}
+		return opt
+	}
+}
+
+// planOptions are the planner's options from the flags.
+func (o *migrateOptions) planOptions() plan.Options {
+	return plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}
+}
+
+// noteNoGit says once, for --write, when a PATH is outside every git work
+// tree: the files are replaced in place, and nothing (no commit, no
+// diff) keeps their old bytes.
+func (o *migrateOptions) noteNoGit() {
+	if o.quiet {
+		return
+	}
+	var outside []string
+	for _, in := range o.inputs {
+		dir := in.Dir
+		if dir == "" {
+			dir = filepath.Dir(in.Arg)
+		}
+		if in.Arg != "-" && !catalog.InGitWorkTree(dir) {
+			outside = append(outside, in.Arg)
+		}
+	}
+	if len(outside) == 0 {
+		return
+	}
+	fmt.Fprintf(o.Err, "schedtool: --write: %s %s not in a git work tree: nothing records the old bytes of the files it changes (commit the catalog to git first, or write a copy with --out DIR)\n",
+		report.Escape(strings.Join(outside, ", ")), report.Plural(len(outside), "is", "are"))
 }
 
 // savePlan writes the plan a dry run recorded (--plan FILE), and its

@@ -31,7 +31,7 @@ func TestValidateReadsNothing(t *testing.T) {
 		o    func(*common) options
 	}{
 		{"validate", func(c *common) options {
-			return &validateOptions{common: c, output: "text", failOn: "error", paths: paths}
+			return &validateOptions{common: c, output: outputsValue{specs: []outputSpec{{format: "text"}}}, failOn: "error", paths: paths}
 		}},
 		{"census", func(c *common) options { return &censusOptions{common: c, output: "table", paths: paths} }},
 		{"explain", func(c *common) options {

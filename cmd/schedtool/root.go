@@ -10,14 +10,18 @@ import (
 	"os"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/internal/safefile"
+	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schedule/tzdata"
@@ -51,6 +55,9 @@ type common struct {
 	selection   *catalog.Selection
 	cpuprofile  string
 	stopProfile func()
+	// config is --config; project the project file read (nil: none).
+	config  string
+	project *project.Config
 }
 
 func (c *common) stop() {
@@ -113,6 +120,9 @@ const streamMemoryLimit = 48 << 20
 // resolveInputs turns the PATHs into inputs, and sets the memory limit of a
 // run over streams only.
 func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
+	if len(paths) == 0 {
+		paths = c.projectPaths() // the project file's default PATHs
+	}
 	inputs, err := catalog.Resolve(paths, c.loadOptions())
 	if err != nil {
 		return nil, err
@@ -146,6 +156,9 @@ func (c *common) loadOptions() catalog.Options {
 	o.Select = c.selection
 	o.DBTimeout = c.dbTimeout
 	o.DBRows = &c.dbRows
+	if c.project != nil {
+		o.Exclude = c.project.Excluder()
+	}
 	return o
 }
 
@@ -200,6 +213,9 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 	if f == nil {
 		return
 	}
+	if ov, ok := f.Value.(*outputsValue); ok {
+		ov.failure(stderr, msg) // the outputs to files get theirs
+	}
 	if _, err := report.Failure(out, f.Value.String(), toolVersion(), msg); err != nil {
 		fmt.Fprintln(stderr, "schedtool: writing the failure document: "+err.Error())
 	}
@@ -239,7 +255,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return &usageError{fmt.Sprintf("%v (see '%s --help')", err, cmd.CommandPath())}
+		return &usageError{fmt.Sprintf("%v%s (see '%s --help')", err, closestFlag(cmd, err), cmd.CommandPath())}
 	})
 	pf := root.PersistentFlags()
 	pf.StringVar(&c.connectors, "connectors", "", "a registry file (JSON) that extends or overrides the builtin table of scheduling images")
@@ -256,6 +272,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	pf.StringVar(&c.color, "color", "auto", "colour severities and diff lines: auto (on a terminal, unless NO_COLOR is set), always or never")
 	// --version has no -v: operators read -v as verbose.
 	root.Flags().Bool("version", false, "print the version and exit")
+	pf.StringVar(&c.config, "config", "", "the project file (default: .schedtool.yaml, .yml or .json in the PATH's directory or one above it, up to the git work tree's top)")
 	pf.StringVar(&c.cpuprofile, "cpuprofile", "", "write a CPU profile to this file (for developers)")
 	_ = pf.MarkHidden("cpuprofile")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
@@ -263,6 +280,9 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 			return err
 		}
 		if _, err := useColor(c.color, false); err != nil {
+			return err
+		}
+		if err := c.loadProject(cmd, args); err != nil {
 			return err
 		}
 		c.selection = catalog.NewSelection(c.selector)
@@ -397,4 +417,29 @@ func (s *spool) close() {
 		s.file.Close()
 		s.file = nil
 	}
+}
+
+// closestFlag is, for an unknown flag, the flags nearest its spelling
+// ("; did you mean --enable-runtime-v2?"), "" for another error.
+func closestFlag(cmd *cobra.Command, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return ""
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	near := suggest.Closest(name, names, 3)
+	if len(near) == 0 {
+		return ""
+	}
+	return "; did you mean --" + strings.Join(near, " or --") + "?"
 }

@@ -14,7 +14,7 @@ import (
 
 type validateOptions struct {
 	*common
-	output     string
+	output     outputsValue
 	failOn     string
 	at         string
 	pathPrefix string
@@ -23,6 +23,7 @@ type validateOptions struct {
 	failSev finding.Severity
 	checker *validate.Checker
 	inputs  []catalog.Input
+	except  *exceptions
 }
 
 func newValidate(c *common) *cobra.Command {
@@ -50,7 +51,8 @@ Findings are written to standard output; exit code 2 when any is at or above
 		RunE: runOptions(o),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "text", "output format: text, json, sarif or github")
+	o.output = outputsValue{specs: []outputSpec{{format: "text"}}}
+	f.VarP(&o.output, "output", "o", "output format: text, json, sarif or github; FORMAT=FILE writes it to FILE (repeatable: -o github -o sarif=findings.sarif, one run)")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.StringVar(&o.pathPrefix, "path-prefix", "", "put this before every path in -o github and -o sarif (the directory's path in the repository, when schedtool runs in a subdirectory)")
 	f.StringVar(&o.failOn, "fail-on", "error", "exit 2 when a finding is at or above this severity: error, warning or info")
@@ -72,6 +74,10 @@ func (o *validateOptions) Complete(args []string) error {
 		return err
 	}
 	o.checker = &validate.Checker{Registry: reg, Crashes: crashes}
+	when, _ := parseAt(o.at) // checked by crashFinder
+	if o.except = o.exceptions(when); o.except != nil {
+		o.checker.Except = o.except.finding
+	}
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
@@ -79,10 +85,15 @@ func (o *validateOptions) Complete(args []string) error {
 // Validate checks the flags.
 func (o *validateOptions) Validate() error {
 	var err error
-	if _, err = report.New(o.output, io.Discard, toolVersion()); err != nil {
-		return &usageError{"-o: " + err.Error()}
+	for _, s := range o.output.specs {
+		if _, err = report.New(s.format, io.Discard, toolVersion()); err != nil {
+			return &usageError{"-o: " + err.Error()}
+		}
 	}
-	if o.pathPrefix != "" && o.output != "github" && o.output != "sarif" {
+	if err := o.output.check(); err != nil {
+		return err
+	}
+	if o.pathPrefix != "" && !o.output.has("github") && !o.output.has("sarif") {
 		return &usageError{"--path-prefix applies to -o github and -o sarif only"}
 	}
 	if o.failSev, err = finding.ParseSeverity(o.failOn); err != nil {
@@ -93,20 +104,23 @@ func (o *validateOptions) Validate() error {
 
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
-	w, _ := report.New(o.output, o.Out, toolVersion())
-	switch w := w.(type) {
-	case *report.Text:
-		w.Color, _ = useColor(o.color, o.OutTerminal)
-	case *report.GitHub:
-		w.PathPrefix = o.pathPrefix
-	case *report.SARIF:
-		w.PathPrefix = o.pathPrefix
+	w, closeFiles, err := o.output.writers(o.Out, func(w report.Writer, tty bool) {
+		switch w := w.(type) {
+		case *report.Text:
+			w.Color, _ = useColor(o.color, tty && o.OutTerminal)
+		case *report.GitHub:
+			w.PathPrefix = o.pathPrefix
+		case *report.SARIF:
+			w.PathPrefix = o.pathPrefix
+		}
+	})
+	if err != nil {
+		return err
 	}
 	opts := o.loadOptions()
 	stop := o.readProgress("validate", &opts)
 	var sum finding.Summary
-	var err error
-	if r, ok := w.(report.Renderer); ok {
+	if r, ok := w.(report.Renderer); ok && o.except == nil {
 		// The dump's findings are rendered by the workers that check them.
 		sum, err = o.checker.RunRendered(o.inputs, opts, r, func(f *finding.Finding, b []byte) {
 			if b != nil {
@@ -123,7 +137,16 @@ func (o *validateOptions) Run() error {
 		return err
 	}
 	if err := w.End(sum); err != nil {
+		closeFiles()
 		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := closeFiles(); err != nil {
+		return err
+	}
+	if o.except != nil {
+		for _, n := range o.except.notes("rule") {
+			fmt.Fprintf(o.Err, "schedtool: %s\n", report.Escape(n))
+		}
 	}
 	if err := o.selected(); err != nil {
 		return err
