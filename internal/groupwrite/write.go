@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -283,7 +284,15 @@ func inside(real string, roots []string) error {
 }
 
 func unchanged(p *Put) error {
-	cur, err := os.ReadFile(p.real)
+	// A regular file, opened without blocking, read no further than
+	// what could still equal Old: a FIFO or a huge file swapped in since
+	// the read neither hangs nor fills memory.
+	f, _, err := catalog.OpenRegular(p.real)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cur, err := io.ReadAll(io.LimitReader(f, int64(len(p.Old))+1))
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/estuary/schedtool/internal/paths"
 )
@@ -151,4 +153,38 @@ func TestStreamFaultAtEveryStep(t *testing.T) {
 			noTemps(t, dir)
 		})
 	}
+}
+
+// A FIFO swapped in for the target just before the rename is refused:
+// the last check opened it with os.ReadFile, which waits for a writer
+// forever.
+func TestWriteFileRefusesAFIFOSwappedIn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	os.WriteFile(p, []byte("old"), 0o644)
+	swap := Hooks{BeforeRename: func(target string) {
+		os.Remove(target)
+		if err := syscall.Mkfifo(target, 0o600); err != nil {
+			t.Error(err)
+		}
+	}}
+	done := make(chan error, 1)
+	go func() { done <- WriteFile(p, []byte("old"), []byte("new"), swap) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("written over a FIFO")
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the reader so the test ends.
+		if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("still waiting on the FIFO after 10s")
+	}
+	if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st, err)
+	}
+	noTemps(t, dir)
 }
