@@ -287,7 +287,7 @@ func unchanged(p *Put) error {
 	// A regular file, opened without blocking, read no further than
 	// what could still equal Old: a FIFO or a huge file swapped in since
 	// the read neither hangs nor fills memory.
-	f, _, err := catalog.OpenRegular(p.real)
+	f, _, err := paths.OpenRegular(p.real)
 	if err != nil {
 		return err
 	}

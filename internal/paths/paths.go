@@ -1,6 +1,7 @@
 // Package paths holds the few facts about file names and files that the
 // catalog reader and the writer (internal/groupwrite) both need: a file's
-// identity, schedtool's temp-file names, and lexical containment. It is a
+// identity, schedtool's temp-file names, lexical containment, and opening
+// a regular file without blocking (OpenRegular, NotRegularError). It is a
 // leaf (standard library only) so that the writer need not import catalog.
 package paths
 

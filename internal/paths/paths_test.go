@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,5 +54,21 @@ func TestIdentify(t *testing.T) {
 	}
 	if _, ok := Identify(filepath.Join(dir, "none")); ok {
 		t.Error("a missing file has an identity")
+	}
+}
+
+func TestOpenRegular(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a")
+	os.WriteFile(a, []byte("x"), 0o644)
+	if f, st, err := OpenRegular(a); err != nil || st.Size() != 1 {
+		t.Errorf("a regular file: %v", err)
+	} else {
+		f.Close()
+	}
+	_, _, err := OpenRegular(dir)
+	var nr *NotRegularError
+	if !errors.As(err, &nr) || err.Error() != "not a regular file (a directory); only regular files are read" {
+		t.Errorf("a directory: %v", err)
 	}
 }
