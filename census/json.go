@@ -113,6 +113,10 @@ func (j *jsonWriter) End(t *Totals) error {
 	if t.Excepted > 0 {
 		summary["excepted"] = t.Excepted // remaining all the same
 	}
+	if t.Excluded > 0 {
+		// Not counted in tasks: the project file's exclude left them out.
+		summary["excluded"] = map[string]any{"tasks": t.Excluded, "sources": t.ExcludedSources, "all": t.AllExcluded()}
+	}
 	rest, err := json.Marshal(struct {
 		Unreadable []Unreadable `json:"unreadable"`
 		Groups     any          `json:"groups"`
