@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/internal/paths"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -390,7 +391,4 @@ func containsFold(s, name string) bool {
 
 // IsTemp reports whether a file name is one of schedtool's temp files
 // (internal/groupwrite writes them beside the files it replaces).
-func IsTemp(name string) bool {
-	ok, _ := filepath.Match(".*.schedtool-*", filepath.Base(name))
-	return ok
-}
+func IsTemp(name string) bool { return paths.IsTemp(name) }

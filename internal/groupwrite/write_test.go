@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 func noTemps(t *testing.T, dir string) {
@@ -69,7 +69,7 @@ func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	os.WriteFile(a, []byte("a old"), 0o640)
 	os.WriteFile(b, []byte("b old"), 0o644)
-	ida, _ := catalog.Identify(a)
+	ida, _ := paths.Identify(a)
 	h := Hooks{Fault: func(step, path string) error {
 		if step == "rename" && path == b {
 			return errors.New("injected")
@@ -84,7 +84,7 @@ func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
 	if got, _ := os.ReadFile(a); string(got) != "a old" {
 		t.Errorf("a = %q", got)
 	}
-	if id, _ := catalog.Identify(a); id != ida {
+	if id, _ := paths.Identify(a); id != ida {
 		t.Error("a is not its original inode")
 	}
 	if st, _ := os.Stat(a); st.Mode().Perm() != 0o640 {
