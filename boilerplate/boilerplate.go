@@ -1,86 +1,78 @@
 // Package boilerplate is the shim the materialization connectors import
-// where they build their commit-acknowledgement delay (RunTransactions,
-// which holds the Open request): when the runtime paces commits, the
-// connector's own delay is forced off. Standard library only (with this
-// project's schedule packages, which are too), so every connector image
-// can import it.
+// where they build their commit-acknowledgement delay (RunTransactions in
+// estuary/connectors' go/materialize, which holds the Open request): when
+// the runtime paces commits, the connector's own delay is forced off.
+//
+// It is a module of its own (github.com/estuary/schedtool/boilerplate,
+// go 1.25.0) with no requirements and standard library imports only, so
+// that a connector's module gains nothing else by requiring it. Its name
+// clashes with materialize-boilerplate's package at the call site: import
+// it under an alias (docs/connectors.md has the patch).
 package boilerplate
 
 import (
 	"bytes"
-	"fmt"
-
-	"github.com/estuary/schedtool/schedule/connector"
+	_ "embed"
+	"encoding/json"
 )
 
-// V2Label is the shard label of the V2 runtime; its value is exactly "true".
-const V2Label = "estuary.dev/flag/enable-runtime-v2"
+// RuntimeV2Label is the shard label that puts a task on the V2 runtime.
+// The runtime reads its value verbatim: only "true" means V2.
+const RuntimeV2Label = "estuary.dev/flag/enable-runtime-v2"
 
-// Spec is what the shim reads of the Open request's materialization spec,
-// so that the protobuf type need not be imported here:
+// RuntimePacesReason is what a connector logs when it turns its own
+// commit delay off because RuntimePaces says so.
+const RuntimePacesReason = "the runtime paces commits (a materialization syncSchedule on the V2 runtime): the connector's own commit delay is off"
+
+// RuntimePaces reports whether the runtime paces the task's commits, so
+// that the connector must not delay its acknowledgements on top: the
+// materialization spec's sync_schedule_json (SyncScheduleJson) is present
+// (not empty after trimming space, and not null) and the shard template's
+// RuntimeV2Label is exactly "true" (pass "" when the template or the label
+// is absent).
 //
-//	boilerplate.Spec{
-//		SyncScheduleJSON: open.Materialization.SyncScheduleJson,
-//		LabelValue:       open.Materialization.ShardTemplate.LabelSet.ValueOf,
-//	}
-type Spec struct {
-	SyncScheduleJSON []byte
-	// LabelValue returns the value of a shard template label, "" if unset.
-	LabelValue func(name string) string
-}
-
-// Decision is what the connector applies, and why.
-type Decision struct {
-	// RuntimePaces: the runtime holds transactions open per the model
-	// schedule, so the connector must not delay on top.
-	RuntimePaces bool
-	// Reason is a short account for the connector's log line.
-	Reason string
-}
-
-// Decide says whether the runtime paces commits: the spec carries a
-// non-empty sync_schedule_json and its shard template says V2. A V1 task
-// is left alone even with a schedule (a V1 runtime ignores it).
-func Decide(s Spec) Decision {
-	sched := bytes.TrimSpace(s.SyncScheduleJSON)
-	has := len(sched) > 0 && string(sched) != "null"
-	v2 := s.LabelValue != nil && s.LabelValue(V2Label) == "true"
-	switch {
-	case has && v2:
-		return Decision{true, "the runtime paces commits (materialization syncSchedule on the V2 runtime): the connector's own commit delay is off"}
-	case has:
-		return Decision{false, fmt.Sprintf("a materialization syncSchedule is set, but the task is not on the V2 runtime (%s is not \"true\"): the connector paces commits itself", V2Label)}
+// A V1 task is left alone even with a schedule: the V1 runtime ignores the
+// schedule, so turning the connector's delay off would leave it unpaced.
+// Any input is safe: nil, empty, invalid JSON, invalid UTF-8.
+func RuntimePaces(syncScheduleJSON []byte, runtimeV2Label string) bool {
+	if runtimeV2Label != "true" {
+		return false
 	}
-	return Decision{false, "no materialization syncSchedule: the connector paces commits itself"}
+	s := bytes.TrimSpace(syncScheduleJSON)
+	return len(s) > 0 && string(s) != "null"
 }
 
-// SyncSchedule is the syncSchedule a syncSchedule-family connector applies:
-// the zero schedule (no delay, configured or default) when the runtime
-// paces, else the config's own, unchanged (empty means the 30m default).
-func SyncSchedule(s Spec, configured connector.SyncScheduleSpec) (connector.SyncScheduleSpec, Decision) {
-	d := Decide(s)
-	if d.RuntimePaces {
-		return connector.SyncScheduleSpec{SyncFrequency: "0s"}, d
-	}
-	return configured, d
+// Case is one row of the decision table (testdata/decisions.json): an
+// Open request's materialization spec, described so that a connector's
+// test can build the protobuf value, and whether the runtime paces it.
+type Case struct {
+	Name string `json:"name"`
+	// NilMaterialization: open.Materialization is nil (nothing below is
+	// set).
+	NilMaterialization bool `json:"nilMaterialization,omitempty"`
+	// NilShardTemplate: open.Materialization.ShardTemplate is nil (Label
+	// is nil).
+	NilShardTemplate bool `json:"nilShardTemplate,omitempty"`
+	// SyncScheduleJSON is the spec's SyncScheduleJson; nil when absent.
+	SyncScheduleJSON *string `json:"syncScheduleJson"`
+	// Label is the value of RuntimeV2Label in the shard template's
+	// LabelSet; nil when the label is absent.
+	Label *string `json:"label"`
+	// RuntimePaces is the answer: the connector's delay must be off.
+	RuntimePaces bool `json:"runtimePaces"`
 }
 
-// UploadInterval is the uploadInterval (Go duration) a file sink applies:
-// "0s" when the runtime paces, else its own.
-func UploadInterval(s Spec, configured string) (string, Decision) {
-	d := Decide(s)
-	if d.RuntimePaces {
-		return "0s", d
-	}
-	return configured, d
-}
+//go:embed testdata/decisions.json
+var decisions []byte
 
-// UploadIntervalISO is the upload_interval (ISO-8601) s3-iceberg applies:
-// "PT0S" when the runtime paces, else its own.
-func UploadIntervalISO(s Spec, configured string) (string, Decision) {
-	d := Decide(s)
-	if d.RuntimePaces {
-		return "PT0S", d
+// DecisionTable is the decision table, testdata/decisions.json, which the
+// shim's tests and a connector's test both run, so that both sides test
+// the same cases. Each call returns a fresh copy.
+func DecisionTable() []Case {
+	var cases []Case
+	if err := json.Unmarshal(decisions, &cases); err != nil {
+		// The embedded file is this package's own, and its tests decode it.
+		panic("boilerplate: testdata/decisions.json: " + err.Error())
 	}
-	return configured, d
+	return cases
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // containRef resolves a path named in file from as Flow's loader does (see
@@ -137,10 +139,4 @@ func within(root, p string) bool {
 // Under reports whether the path p is dir or below it, lexically (no
 // symlink is resolved), and gives p relative to dir. Paths Rel cannot
 // relate (one absolute, one not) are not under.
-func Under(dir, p string) (rel string, ok bool) {
-	r, err := filepath.Rel(dir, p)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return "", false
-	}
-	return r, true
-}
+func Under(dir, p string) (rel string, ok bool) { return paths.Under(dir, p) }

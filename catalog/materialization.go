@@ -202,7 +202,17 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 		return // a deletion, not a task
 	}
 	if l.opts.Exclude != nil && l.opts.Exclude(doc.File) {
-		return // not a task of the run; Users still finds it
+		// Not a task of the run; Users still finds it. Counted, so that a
+		// run whose tasks are all excluded says so (docs/behaviour.md §13).
+		l.cat.Excluded++
+		if !l.excludedSrc[doc.File] {
+			if l.excludedSrc == nil {
+				l.excludedSrc = map[string]bool{}
+			}
+			l.excludedSrc[doc.File] = true
+			l.cat.ExcludedSources++
+		}
+		return
 	}
 	probs := Extract(m, l.opts)
 	if !l.opts.Select.Take(m.Name, m.Image) {

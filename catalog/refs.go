@@ -100,7 +100,7 @@ func walkTree(in Input, dir string, skip func(string, fs.DirEntry) bool) []TreeF
 		case st.IsDir():
 			f.Left = "a symlink to a directory, not copied as one (the catalog files read through it are copied at their paths)"
 		case !st.Mode().IsRegular():
-			f.Refused = (&NotRegularError{st.Mode()}).Error()
+			f.Refused = (&NotRegularError{Mode: st.Mode()}).Error()
 		default:
 			f.Refused = escapesRoot(in, p)
 		}
@@ -301,7 +301,7 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 		c.add(TreeFile{Path: p, Root: in.Root, Refused: "cannot be read: " + describeErr(err), By: by})
 		return ""
 	case !st.Mode().IsRegular():
-		c.add(TreeFile{Path: p, Root: in.Root, Left: (&NotRegularError{st.Mode()}).Error(), By: by})
+		c.add(TreeFile{Path: p, Root: in.Root, Left: (&NotRegularError{Mode: st.Mode()}).Error(), By: by})
 		return ""
 	}
 	c.add(TreeFile{Path: p, Root: in.Root, By: by})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/internal/paths"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -286,8 +287,9 @@ func underDirs(inputs []Input, file string) bool {
 
 // looksLikeSource reports whether a YAML or JSON file that is not named
 // as a source is one all the same: its top level is a mapping with a
-// key only a catalog source has. One that cannot be read or parsed is
-// not taken for one.
+// key only a catalog source has. One that parses but is not such a
+// mapping is not taken for one; one with a YAML or JSON name that cannot
+// be read at all is.
 func looksLikeSource(p string, opts Options) bool {
 	if fileSize(p) > sniffWhole {
 		// Large: streamed in bounded memory, never parsed (sniff.go). A
@@ -303,7 +305,11 @@ func looksLikeSource(p string, opts Options) bool {
 		return startsSourceKey(looseText(head))
 	}
 	if err != nil {
-		return false
+		// Unknown content (permission denied, a FIFO or a device under a
+		// YAML or JSON name): an unknown is not a zero. Taken for a
+		// source that cannot be read, it holds every config file back
+		// and census counts it unreadable (docs/behaviour.md §1).
+		return isYAMLOrJSON(p)
 	}
 	text, _, terr := DecodeText(src)
 	if terr != nil {
@@ -385,7 +391,4 @@ func containsFold(s, name string) bool {
 
 // IsTemp reports whether a file name is one of schedtool's temp files
 // (internal/groupwrite writes them beside the files it replaces).
-func IsTemp(name string) bool {
-	ok, _ := filepath.Match(".*.schedtool-*", filepath.Base(name))
-	return ok
-}
+func IsTemp(name string) bool { return paths.IsTemp(name) }

@@ -164,7 +164,16 @@ type Totals struct {
 	Excepted     int
 	ExceptedRows []Row
 	unblocks     *unblocks // what unblocks what (Unblocks)
+	// Excluded counts the tasks the project file's exclude left out,
+	// ExcludedSources the sources holding them; Read counts the tasks
+	// (on any image) and dump rows that were not left out.
+	Excluded, ExcludedSources, Read int
 }
+
+// AllExcluded reports whether the inputs held tasks and the project
+// file excluded every one: a census of nothing, which fails the removal
+// gate as an input with no rows does (docs/behaviour.md §8, §13).
+func (t *Totals) AllExcluded() bool { return t.Excluded > 0 && t.Read == 0 }
 
 func newTotals() *Totals {
 	return &Totals{ByStatus: map[string]int{}, ByImage: map[string]int{}, ByKind: map[string]int{},
@@ -312,6 +321,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 		fail(p)
 	}
 	mats := cat.Materializations
+	t.Excluded, t.ExcludedSources, t.Read = cat.Excluded, cat.ExcludedSources, len(mats)
 	for i := 0; i < len(mats); {
 		j := i + 1
 		for j < len(mats) && mats[j].Name == mats[i].Name {
@@ -355,6 +365,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			if c.Rows != nil {
 				c.Rows.Add(1)
 			}
+			t.Read++
 			if o.problem != nil {
 				fail(o.problem)
 			}

@@ -150,6 +150,10 @@ func summaryOf(t *Totals) map[string]any {
 	if t.Excepted > 0 {
 		m["excepted"] = t.Excepted // remaining all the same
 	}
+	if t.Excluded > 0 {
+		// Not counted in tasks: the project file's exclude left them out.
+		m["excluded"] = map[string]any{"tasks": t.Excluded, "sources": t.ExcludedSources, "all": t.AllExcluded()}
+	}
 	return m
 }
 

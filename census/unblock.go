@@ -210,6 +210,9 @@ func Verdict(t *Totals) string {
 		return "The removal gate passes: no task relies on connector-side pacing, and every input was read."
 	}
 	var why []string
+	if t.AllExcluded() && t.Remaining == 0 && t.Unreadable == 0 {
+		return "The removal gate fails, because the project file excluded every task of the inputs: a census of nothing is not a pass."
+	}
 	if t.Remaining > 0 {
 		why = append(why, fmt.Sprintf("%d %s still %s on connector-side pacing", t.Remaining, report.Plural(t.Remaining, "task", "tasks"), report.Plural(t.Remaining, "relies", "rely")))
 	}
@@ -219,8 +222,10 @@ func Verdict(t *Totals) string {
 	return "The removal gate fails, because " + strings.Join(why, " and ") + "."
 }
 
-// GatePasses is census --fail-if-remaining's verdict.
-func GatePasses(t *Totals) bool { return t.Remaining == 0 && t.Unreadable == 0 }
+// GatePasses is census --fail-if-remaining's verdict: nothing remains,
+// every input was read, and the project file did not exclude every task
+// (a census of nothing fails, docs/behaviour.md §13).
+func GatePasses(t *Totals) bool { return t.Remaining == 0 && t.Unreadable == 0 && !t.AllExcluded() }
 
 // points is the burndown: the history, then this census, in time order;
 // a history point taken at the same instant as another (the census

@@ -87,6 +87,11 @@ func TestVerdict(t *testing.T) {
 			t.Errorf("%d remaining, %d unreadable: %q, want %q in it", tc.remaining, tc.unreadable, got, tc.want)
 		}
 	}
+	// A census of nothing (the project file excluded every task) fails.
+	nothing := &Totals{Excluded: 3}
+	if GatePasses(nothing) || !strings.Contains(Verdict(nothing), "excluded every task") {
+		t.Errorf("a census of nothing: passes %v, %q", GatePasses(nothing), Verdict(nothing))
+	}
 }
 
 func TestProjection(t *testing.T) {

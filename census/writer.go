@@ -99,8 +99,23 @@ func SummaryLine(t *Totals) string {
 	if t.Excepted > 0 {
 		crashing += fmt.Sprintf(" (%d excepted by the project file, remaining all the same)", t.Excepted)
 	}
-	return fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s%s, %d unreadable %s",
+	line := fmt.Sprintf("%d %s on scheduling images%s, %d still relying on connector-side pacing%s%s, %d unreadable %s",
 		t.Tasks, report.Plural(t.Tasks, "task", "tasks"), disabled, t.Remaining, flag, crashing, t.Unreadable, report.Plural(t.Unreadable, "input", "inputs"))
+	if t.Excluded > 0 {
+		line += ", " + ExcludedPhrase(t)
+	}
+	return line
+}
+
+// ExcludedPhrase says what the project file's exclude left out of the
+// census, and when it left out every task.
+func ExcludedPhrase(t *Totals) string {
+	s := fmt.Sprintf("%d %s in %d %s excluded by the project file", t.Excluded, report.Plural(t.Excluded, "task", "tasks"),
+		t.ExcludedSources, report.Plural(t.ExcludedSources, "source", "sources"))
+	if t.AllExcluded() {
+		s += " (every task of the inputs: a census of nothing)"
+	}
+	return s
 }
 
 // kept is a writer's list of the unreadable inputs it is handed (the

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/jitter"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
-	"github.com/estuary/schedtool/schedule/jitter"
 	"github.com/estuary/schedtool/schedule/model"
 	"github.com/estuary/schedtool/verify"
 )

@@ -67,7 +67,13 @@ func makePlan(t *testing.T, r migrate.UsersRun, dir string) (*savedplan.Plan, mi
 	if !ok {
 		return nil, ro, false
 	}
-	rec := savedplan.NewRecorder("(devel)", nil, nil, nil)
+	// The PATHs, as migrate --plan records them: apply reads the
+	// catalog again to check who uses a file it zeroes.
+	var args []string
+	for _, in := range inputs {
+		args = append(args, in.Arg)
+	}
+	rec := savedplan.NewRecorder("(devel)", args, nil, nil)
 	for _, in := range inputs {
 		rec.Plan.Roots = append(rec.Plan.Roots, in.Root)
 	}
@@ -201,15 +207,17 @@ func checkPlan(t *testing.T, ut migrate.UsersTree, rnd *rand.Rand) {
 		}
 		os.WriteFile(f.Path, mutated, 0o644)
 		before := snapshot(t, c)
-		// --all-or-nothing: nothing at all.
-		if o, msg := apply(t, p, ro, savedplan.ApplyOptions{AllOrNothing: true}); o.Written != 0 || o.Changed != len(g.Files) {
+		// --all-or-nothing: nothing at all. The changed file's group is
+		// refused; so may be another group, whose zeroed file the changed
+		// source might now use (apply reads the catalog again).
+		if o, msg := apply(t, p, ro, savedplan.ApplyOptions{AllOrNothing: true}); o.Written != 0 || o.Changed < len(g.Files) {
 			t.Fatalf("%s: --all-or-nothing with %s changed: %d written, %d refused:\n%s", r, f.Path, o.Written, o.Changed, msg)
 		}
 		if d := diffSnapshots(before, snapshot(t, c), nil); d != "" {
 			t.Fatalf("%s: --all-or-nothing wrote:\n%s", r, d)
 		}
 		o, msg := apply(t, p, ro, savedplan.ApplyOptions{})
-		if o.Changed != len(g.Files) || !strings.Contains(msg, f.Path+": not written: changed since the plan") {
+		if o.Changed < len(g.Files) || !strings.Contains(msg, f.Path+": not written: changed since the plan") {
 			t.Fatalf("%s: a byte changed in %s: %d refused, want its group's %d:\n%s", r, f.Path, o.Changed, len(g.Files), msg)
 		}
 		// The group's files, by every name (a symlink's target, a hard
@@ -238,8 +246,13 @@ func checkPlan(t *testing.T, ut migrate.UsersTree, rnd *rand.Rand) {
 		if d := diffSnapshots(before, after, func(p string) bool { return !inGroup[p] }); d != "" {
 			t.Fatalf("%s: the refused group was written:\n%s", r, d)
 		}
-		if d := diffSnapshots(snapshot(t, ref), after, func(p string) bool { return inGroup[p] }); d != "" {
-			t.Fatalf("%s: the other groups were not written as without the change:\n%s", r, d)
+		// Every other file is as without the change, or untouched (its
+		// group refused whole by the re-read of the catalog).
+		want := snapshot(t, ref)
+		for name, now := range after {
+			if !inGroup[name] && now != want[name] && now != before[name] {
+				t.Fatalf("%s: %s is neither as without the change nor untouched:\n%s", r, name, now)
+			}
 		}
 	}
 

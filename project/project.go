@@ -8,9 +8,12 @@
 package project
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -163,7 +166,16 @@ func Load(path string) (*Config, error) {
 func Parse(file string, b []byte) (*Config, error) {
 	c := &Config{File: file, Dir: filepath.Dir(file)}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil && err != io.EOF {
+		return nil, syntaxError(file, err)
+	}
+	// One document: a second one (after ---) would be read by no one,
+	// its keys silently unchecked and unused.
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		return nil, &Error{Pos{file, more.Line, more.Column}, "a second YAML document: the project file is one document (remove the --- and merge its keys)"}
+	} else if err != io.EOF {
 		return nil, syntaxError(file, err)
 	}
 	d := &decoder{file: file}
@@ -236,8 +248,10 @@ func kindName(n *yaml.Node) string {
 		return "a boolean"
 	case "!!int", "!!float":
 		return "a number"
+	case "!!str":
+		return "a string"
 	}
-	return "a string"
+	return "a " + n.Tag + " value"
 }
 
 // object decodes a mapping whose keys are among fields, each once.
@@ -459,8 +473,15 @@ func (c *Config) Excluder() func(file string) bool {
 // /, ? one such character, ** any number of directories, and a path
 // without a wildcard is that file or everything under that directory.
 func globRegexp(g string) (*regexp.Regexp, error) {
-	g = strings.TrimPrefix(filepath.ToSlash(g), "./")
-	g = strings.TrimSuffix(g, "/")
+	g = filepath.ToSlash(g)
+	if !strings.HasPrefix(g, "/") && g != "" {
+		// "./", "." and "a/./b" name what they name cleaned: "." is the
+		// file's own directory, so everything under it.
+		g = path.Clean(g)
+		if g == "." {
+			g = "**"
+		}
+	}
 	if g == "" || strings.HasPrefix(g, "/") || g == ".." || strings.HasPrefix(g, "../") {
 		return nil, errors.New("give a path or glob under this file's directory (relative, no leading / or ..)")
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/words"
 )
 
 // Writer writes findings in one format: Finding for each, in order, then
@@ -87,12 +88,7 @@ func SummaryLine(s finding.Summary) string {
 func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, Plural(n, word, word+"s")) }
 
 // Plural is one when n is 1, else many.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+func Plural(n int, one, many string) string { return words.Plural(n, one, many) }
 
 // Escape makes text safe for a terminal: control characters (newlines and
 // ANSI escapes too, C1 controls) and the bidirectional formatting

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,7 +13,9 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // ApplyOptions are apply's choices.
@@ -69,16 +70,16 @@ type state struct {
 
 func look(f *File) state {
 	s := state{f: f}
-	st, err := os.Lstat(f.Path)
-	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		// migrate read it through the link: so does apply.
-		st, err = os.Stat(f.Path)
-	}
-	if err == nil && !st.Mode().IsRegular() {
-		err = errors.New("is not a regular file")
-	}
+	// migrate read it through a link: so does apply. Only a regular
+	// file, opened without blocking (a FIFO swapped in cannot hang it).
+	fh, _, err := catalog.OpenRegular(f.Path)
 	if err == nil {
-		s.cur, err = os.ReadFile(f.Path)
+		s.cur, err = io.ReadAll(fh)
+		fh.Close()
+	}
+	var nr *catalog.NotRegularError
+	if errors.As(err, &nr) {
+		err = errors.New("is not a regular file")
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -98,6 +99,31 @@ func look(f *File) state {
 		s.why = changedText(f.Size, f.SHA256, s.cur, h) + editLines(f.Edits)
 	}
 	return s
+}
+
+// lookAll looks at every planned file (look), then, the hashes being
+// those planned on, at who uses each file the plan zeroes (newUsers): one
+// check for apply in place and apply --out DIR.
+func lookAll(p *Plan, load catalog.Options) [][]state {
+	states := make([][]state, len(p.Groups))
+	var users func(*Group, *File) string
+	for gi := range p.Groups {
+		g := &p.Groups[gi]
+		states[gi] = make([]state, len(g.Files))
+		for i := range g.Files {
+			s := look(&g.Files[i])
+			if s.what == "pending" && len(s.f.Zeroes) > 0 && g.Refused == "" {
+				if users == nil {
+					users = newUsers(p, load)
+				}
+				if why := users(g, s.f); why != "" {
+					s.what, s.why = "changed", why
+				}
+			}
+			states[gi][i] = s
+		}
+	}
+	return states
 }
 
 // changedText says how the bytes now differ from those planned on.
@@ -156,18 +182,14 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		}
 	}
 	roots := realRoots(p.Roots)
-	var states [][]state
+	states := lookAll(p, opts.Load)
 	anyChanged := false
-	for gi := range p.Groups {
-		g := &p.Groups[gi]
-		ss := make([]state, len(g.Files))
-		for i := range g.Files {
-			ss[i] = look(&g.Files[i])
-			if ss[i].what == "changed" {
+	for _, ss := range states {
+		for _, s := range ss {
+			if s.what == "changed" {
 				anyChanged = true
 			}
 		}
-		states = append(states, ss)
 	}
 	rows, rowErr := readRows(p, opts)
 	if rowErr != nil {
@@ -499,10 +521,11 @@ func writeRows(p *Plan, rows []rowNow, opts ApplyOptions, held bool, errw io.Wri
 func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome, error) {
 	var changed []*migrate.File
 	bad := 0
+	states := lookAll(p, opts.Load)
 	for gi := range p.Groups {
 		g := &p.Groups[gi]
 		for i := range g.Files {
-			s := look(&g.Files[i])
+			s := states[gi][i]
 			switch {
 			case g.Refused != "":
 				o.Refused++
@@ -585,4 +608,142 @@ func dumpNames(p *Plan) []string {
 		out = append(out, d.Name)
 	}
 	return out
+}
+
+// newUsers reads the plan's catalog again, as migrate read it (its PATHs,
+// every source under the roots), and returns a check of a file whose
+// connector the plan zeroes: the hashes say the file is as planned, but
+// the files they cover are not all the plan was decided on. A task
+// planned with no part in the file may have started using it since (a
+// source added or edited that the plan never read), and a task whose
+// model schedule the plan does not add (a stacked one) may have lost it,
+// or its V2 flag, in a source the group does not edit. Zeroing the file
+// would leave that task's connector off with no working model schedule,
+// so the group is refused like one whose input changed
+// (docs/behaviour.md §7, "Saved plans").
+func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
+	// The catalog PATHs: a database or standard input holds no file the
+	// plan edits, and apply does not read them again.
+	var args []string
+	for _, a := range p.Args {
+		if a != "-" && !catalog.IsDBURL(a) {
+			args = append(args, a)
+		}
+	}
+	if len(args) == 0 {
+		return func(*Group, *File) string {
+			return "the plan names no catalog PATH to read again, so who uses this file cannot be checked"
+		}
+	}
+	inputs, err := catalog.Resolve(args, load)
+	if err != nil {
+		return func(*Group, *File) string {
+			return "the plan's catalog cannot be read again to check who uses this file: " + err.Error()
+		}
+	}
+	var sources []catalog.Input
+	for _, in := range inputs {
+		if len(in.Sources) > 0 {
+			sources = append(sources, in)
+		}
+	}
+	if len(sources) == 0 {
+		return func(*Group, *File) string { return "" }
+	}
+	cat := catalog.Load(sources, load)
+	holders, _ := catalog.Users(sources, cat, load)
+	// Only the runtime and the model schedule are asked of the one
+	// decision (RuntimePaces), which no registry changes.
+	reg := connector.Builtin()
+	return func(g *Group, f *File) string {
+		id, ok := catalog.Identify(f.Path)
+		if !ok {
+			return ""
+		}
+		planned := map[string]bool{}
+		for _, gf := range g.Files {
+			for _, ts := range [][]string{gf.Tasks, gf.Models, gf.Zeroes} {
+				for _, t := range ts {
+					planned[t] = true
+				}
+			}
+		}
+		var users []string
+		for _, r := range cat.Refs {
+			if r.HasID && r.ID == id && !planned[r.Name] {
+				users = append(users, fmt.Sprintf("%s (%s:%d)", r.Name, r.File, r.Line))
+			}
+		}
+		for path, hs := range holders {
+			if hid, ok := catalog.Identify(path); ok && hid == id {
+				for _, h := range hs {
+					if h.Name == "" || !planned[h.Name] {
+						users = append(users, h.String())
+					}
+				}
+			}
+		}
+		if len(users) > 0 {
+			sort.Strings(users)
+			return "used since the plan by a task it does not migrate with this file: " + strings.Join(users, ", ") + "; zeroing its connector would leave that task unpaced"
+		}
+		// A task whose model schedule the group does not add (it had one
+		// when the plan was made: a stacked task, finished by zeroing its
+		// connector alone) must still be paced by the runtime: its source
+		// is not among the group's files, so its hash was never checked.
+		// A definition whose source the group edits, adding its model,
+		// is checked by that file's hash.
+		type def struct {
+			name string
+			src  catalog.FileID
+		}
+		added := map[def]bool{}
+		for _, gf := range g.Files {
+			sid, ok := catalog.Identify(gf.Path)
+			for _, t := range gf.Models {
+				if ok {
+					added[def{t, sid}] = true
+				}
+			}
+		}
+		var lost []string
+		for _, t := range f.Zeroes {
+			// Its definitions whose connector config is this file (a
+			// name may be defined in several catalogs under the root).
+			n := 0
+			for _, m := range cat.Materializations {
+				if m.Name != t || !configIn(m, id) {
+					continue
+				}
+				n++
+				if sid, ok := catalog.Identify(m.Source.File); ok && added[def{t, sid}] {
+					continue
+				}
+				if st := plan.StateOf(m, reg); !st.RuntimePaces() {
+					lost = append(lost, fmt.Sprintf("%s (%s: no working model syncSchedule on the V2 runtime now)", t, m.Source.File))
+				}
+			}
+			if n == 0 {
+				lost = append(lost, t+" (its config is no longer in this file)")
+			}
+		}
+		if len(lost) > 0 {
+			return "its source changed since the plan: " + strings.Join(lost, ", ") + "; zeroing its connector would leave it unpaced"
+		}
+		return ""
+	}
+}
+
+// configIn reports whether m's connector config is in the file id: a
+// config file of its own, or inline in its source.
+func configIn(m *catalog.Materialization, id catalog.FileID) bool {
+	if m.Config == nil {
+		return false
+	}
+	path := m.Source.File
+	if m.Config.File != nil {
+		path = m.Config.File.Doc.File
+	}
+	got, ok := catalog.Identify(path)
+	return ok && got == id
 }

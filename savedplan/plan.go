@@ -24,6 +24,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/migrate"
@@ -232,12 +233,26 @@ func (e *Error) Error() string { return e.Msg }
 // Read reads a plan and refuses one that is not a schedtool plan, was
 // made by a newer schedtool (its layout version, or its schedtool
 // version against self), or was edited since it was written (its digest).
-func Read(path, self string) (*Plan, error) {
-	b, err := os.ReadFile(path)
+//
+// Only a regular file no larger than max is read (catalog.ReadRegular):
+// a FIFO, a device (/dev/zero) or a directory is refused before it is
+// read, never waited on or read without end.
+func Read(path, self string, max int64) (*Plan, error) {
+	b, err := ReadFile(path, max)
 	if err != nil {
-		return nil, &Error{err.Error()}
+		return nil, err
 	}
 	return Parse(path, b, self)
+}
+
+// ReadFile reads a plan file's bytes as Read does: a regular file no
+// larger than max (--max-file-size).
+func ReadFile(path string, max int64) ([]byte, error) {
+	b, err := catalog.ReadRegular(path, max, "--max-file-size")
+	if err != nil {
+		return nil, &Error{fmt.Sprintf("%s: %s", path, catalog.Describe(err))}
+	}
+	return b, nil
 }
 
 // Parse is Read of the bytes b read from path.

@@ -1,6 +1,7 @@
 package savedplan
 
 import (
+	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/migrate"
 )
 
@@ -12,7 +13,16 @@ type Recorder struct {
 
 // NewRecorder starts a plan made by schedtool version self.
 func NewRecorder(self string, args []string, flags map[string]string, roots []string) *Recorder {
-	return &Recorder{Plan: &Plan{Format: Format, Version: Version, Schedtool: self, Args: args, Flags: flags, Roots: roots, Tasks: []migrate.Task{}}}
+	// A database PATH is kept without its password: a plan is a file
+	// to review and share, and apply never reads a database again.
+	shown := make([]string, len(args))
+	for i, a := range args {
+		shown[i] = a
+		if catalog.IsDBURL(a) {
+			shown[i] = catalog.RedactURL(a)
+		}
+	}
+	return &Recorder{Plan: &Plan{Format: Format, Version: Version, Schedtool: self, Args: shown, Flags: flags, Roots: roots, Tasks: []migrate.Task{}}}
 }
 
 // Task records a task's report.

@@ -35,7 +35,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/jsonstr"
-	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/internal/words"
 )
 
 func init() { catalog.OpenDB = Open }
@@ -133,7 +133,7 @@ func unwrapParse(err error) string {
 func describe(err error) string {
 	var cut *cutShort
 	if errors.As(err, &cut) {
-		return fmt.Sprintf("the server ended the read after %d %s of public.live_specs, before the last one: %s; the read is incomplete", cut.rows, report.Plural(cut.rows, "row", "rows"), describe(cut.err))
+		return fmt.Sprintf("the server ended the read after %d %s of public.live_specs, before the last one: %s; the read is incomplete", cut.rows, words.Plural(cut.rows, "row", "rows"), describe(cut.err))
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
@@ -316,7 +316,7 @@ func lost(err error, rows int) error {
 		}
 		return &cutShort{rows, err}
 	}
-	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, report.Plural(rows, "row", "rows"), err)
+	return fmt.Errorf("the connection to the server was lost after %d %s of public.live_specs, before the last one: %w; the read is incomplete", rows, words.Plural(rows, "row", "rows"), err)
 }
 
 // cutShort is a server error that ended the read after rows rows.

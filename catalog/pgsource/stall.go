@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/internal/words"
 )
 
 // errStalled is the cause a read is cancelled with when the server has
@@ -55,7 +55,7 @@ func watch(ctx context.Context, cancel context.CancelCauseFunc, timeout time.Dur
 func stalled(timeout time.Duration, p *progress) error {
 	where := "while connecting to it"
 	if n := p.rows.Load(); n > 0 {
-		where = fmt.Sprintf("after %d %s of public.live_specs, before the last one", n, report.Plural(int(n), "row", "rows"))
+		where = fmt.Sprintf("after %d %s of public.live_specs, before the last one", n, words.Plural(int(n), "row", "rows"))
 	} else if p.connected.Load() {
 		where = "after connecting, before the first row of public.live_specs (0 rows read)"
 	}

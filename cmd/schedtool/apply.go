@@ -44,7 +44,10 @@ Every input is checked against the SHA-256 the plan read: a group with a
 file changed since the plan is refused, naming the file and what changed
 (exit 2), and the other groups are still written unless --all-or-nothing.
 A group whose files already hold the planned result is reported as already
-applied (exit 0): a plan applied twice changes nothing the second time. A
+applied (exit 0): a plan applied twice changes nothing the second time.
+The plan's catalog is read again: a group zeroing a config file that a task
+the plan does not migrate with it now uses (a source added since) is
+refused the same way, as it would leave that task unpaced. A
 plan edited by hand (its digest), or made by a newer schedtool, is refused
 (exit 1). --check says what would happen and writes nothing.
 
@@ -92,7 +95,7 @@ as migrate did.`,
 // schedtool.
 func (o *applyOptions) Complete(args []string) error {
 	o.path = args[0]
-	p, err := savedplan.Read(o.path, toolVersion())
+	p, err := savedplan.Read(o.path, toolVersion(), o.maxFileSize)
 	if err != nil {
 		return err
 	}
@@ -209,9 +212,9 @@ refused (exit 1).`,
 
 func (o *showOptions) Complete(args []string) error {
 	o.path = args[0]
-	b, err := os.ReadFile(o.path)
+	b, err := savedplan.ReadFile(o.path, o.maxFileSize)
 	if err != nil {
-		return &usageError{err.Error()}
+		return err
 	}
 	o.raw = b
 	o.plan, err = savedplan.Parse(o.path, b, toolVersion())

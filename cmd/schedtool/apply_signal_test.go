@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,20 +30,7 @@ func TestSignalsDuringApply(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s", r.code, r.stderr)
 	}
 	whole := time.Since(start)
-	statuses := func() map[string]int {
-		r := schedtoolIn(t, dir, "census", "-o", "json", ".")
-		var doc struct {
-			Tasks []struct{ Task, Status string } `json:"tasks"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-			t.Fatalf("census: %v\n%s", err, r.stderr)
-		}
-		out := map[string]int{}
-		for _, tk := range doc.Tasks {
-			out[tk.Status]++
-		}
-		return out
-	}
+	statuses := func() map[string]int { return statusCounts(t, dir) }
 	interrupted := 0
 	for i, frac := range []float64{0.3, 0.5, 0.7, 0.4, 0.6, 0.8} {
 		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM}[i%2]

@@ -219,6 +219,16 @@ func (o *censusOptions) Run() error {
 	if err := o.selected(); err != nil {
 		return err
 	}
+	if o.failIfRemaining && tot.AllExcluded() && tot.Remaining == 0 && tot.Unreadable == 0 {
+		// A gate over nothing is not a pass: as an input with no rows
+		// fails it (docs/behaviour.md §8, §13).
+		file := "the project file"
+		if o.project != nil {
+			file += " " + report.Escape(o.project.File)
+		}
+		return &reportError{fmt.Sprintf("the removal gate does not pass on nothing: %s excluded every task of the inputs (%d %s in %d %s)", file,
+			tot.Excluded, report.Plural(tot.Excluded, "task", "tasks"), tot.ExcludedSources, report.Plural(tot.ExcludedSources, "source", "sources"))}
+	}
 	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
 		// An unreadable input may hide users: an unknown is not a zero.
 		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task", "tasks"))
@@ -227,6 +237,9 @@ func (o *censusOptions) Run() error {
 		}
 		if tot.Unreadable > 0 {
 			msg += fmt.Sprintf(", and %d unreadable %s may hide more", tot.Unreadable, report.Plural(tot.Unreadable, "input", "inputs"))
+		}
+		if tot.Excluded > 0 {
+			msg += " (" + census.ExcludedPhrase(tot) + ")"
 		}
 		return &reportError{msg}
 	}

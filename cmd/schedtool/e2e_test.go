@@ -428,6 +428,23 @@ func censusStatuses(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// statusCounts is how many tasks a census of dir has in each status.
+func statusCounts(t *testing.T, dir string) map[string]int {
+	t.Helper()
+	r := schedtoolIn(t, dir, "census", "-o", "json", ".")
+	var doc struct {
+		Tasks []struct{ Task, Status string } `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("census: %v\n%s", err, r.stderr)
+	}
+	out := map[string]int{}
+	for _, tk := range doc.Tasks {
+		out[tk.Status]++
+	}
+	return out
+}
+
 // A census, migrate --write, a census again: the ready tasks are migrated,
 // and a second migration has nothing to do.
 func TestCensusMigrateCensus(t *testing.T) {

@@ -237,9 +237,9 @@ func (o *explainOptions) Run() error {
 				shown[i] = catalog.RedactURL(p) // never the password
 			}
 		}
-		msg := fmt.Sprintf("no materialization %s in %s", o.name, strings.Join(shown, ", "))
+		msg := fmt.Sprintf("no materialization %s in %s", report.Escape(o.name), report.Escape(strings.Join(shown, ", ")))
 		if l := near.List(); len(l) > 0 {
-			msg += "; closest: " + strings.Join(l, ", ")
+			msg += "; closest: " + report.Escape(strings.Join(l, ", "))
 		}
 		return &usageError{msg}
 	}
@@ -262,7 +262,7 @@ func (o *explainOptions) Run() error {
 	}
 	w := &errWriter{w: o.Out}
 	if n := len(found.OtherDefinitions); n > 0 {
-		fmt.Fprintf(w, "materialization %s is defined in %d catalogs; each definition is read as itself:\n\n", found.Task, n+1)
+		fmt.Fprintf(w, "materialization %s is defined in %d catalogs; each definition is read as itself:\n\n", report.Escape(found.Task), n+1)
 	}
 	for i, e := range append([]explain.Explanation{*found}, found.OtherDefinitions...) {
 		if i > 0 {
@@ -277,7 +277,15 @@ func (o *explainOptions) Run() error {
 }
 
 // writeExplanation writes one definition's explanation as text.
-func writeExplanation(w io.Writer, e *explain.Explanation) {
+func writeExplanation(w io.Writer, ex *explain.Explanation) {
+	// Every text from the catalog (the name, the file, the image, the
+	// schedule and what is said of them) with its controls escaped: a
+	// name holding ESC sequences or a newline cannot drive the terminal
+	// or forge a line, as in every other command's output.
+	e := *ex
+	for _, f := range []*string{&e.Task, &e.File, &e.Image, &e.Model, &e.Runtime, &e.Connector, &e.Delay, &e.Deferred, &e.Holds, &e.SyncNow, &e.Crash, &e.CrashStops, &e.Zone, &e.Situation, &e.Migration} {
+		*f = report.Escape(*f)
+	}
 	model := e.Model
 	if model == "" {
 		model = "none"

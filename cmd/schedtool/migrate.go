@@ -446,7 +446,13 @@ func (o *migrateOptions) Run() error {
 	var rec *savedplan.Recorder
 	var diff bytes.Buffer
 	if o.planFile != "" || o.output == "markdown" {
-		rec = savedplan.NewRecorder(toolVersion(), o.paths, o.flagsSet(), inputRoots(o.inputs))
+		// The PATHs read: the project file's when none were given, so
+		// that apply reads the same catalog again.
+		paths := o.paths
+		if len(paths) == 0 {
+			paths = o.projectPaths()
+		}
+		rec = savedplan.NewRecorder(toolVersion(), paths, o.flagsSet(), inputRoots(o.inputs))
 		o.run.Record = rec
 		switch o.output {
 		case "markdown":

@@ -56,12 +56,15 @@ func TestProjectFileDocumented(t *testing.T) {
 	// With it, from a subdirectory (found up the tree) and no PATH: the
 	// project's PATHs; no test task.
 	sub := filepath.Join(dir, "materialize-snowflake")
-	for _, args := range [][]string{{"validate"}, {"validate", ".."}, {"census", "--fail-if-remaining"}, {"migrate"}} {
+	for _, args := range [][]string{{"validate"}, {"validate", ".."}, {"census"}, {"migrate"}} {
 		r = schedtoolIn(t, sub, args...)
 		if r.code != 0 || strings.Contains(r.stdout+r.stderr, "acmeCo/tests/") {
 			t.Errorf("%v with the project file: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
 		}
 	}
+	// Every task there is a test task: the gate does not pass on nothing.
+	r = schedtoolIn(t, sub, "census", "--fail-if-remaining")
+	expect(t, r, 2, nil, []string{"the removal gate does not pass on nothing", "excluded every task of the inputs"})
 	if r = schedtoolIn(t, sub, "validate"); !strings.Contains(r.stdout, "0 errors, 0 warnings, 0 infos in 0 materializations") {
 		t.Errorf("validate with the project file:\n%s", r.stdout)
 	}

@@ -289,20 +289,7 @@ func TestSignalsDuringWrite(t *testing.T) {
 	dir := t.TempDir()
 	const groups = 150
 	signalTree(t, dir, groups)
-	statuses := func() map[string]int {
-		r := schedtoolIn(t, dir, "census", "-o", "json", ".")
-		var doc struct {
-			Tasks []struct{ Task, Status string } `json:"tasks"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
-			t.Fatalf("census: %v\n%s", err, r.stderr)
-		}
-		out := map[string]int{}
-		for _, tk := range doc.Tasks {
-			out[tk.Status]++
-		}
-		return out
-	}
+	statuses := func() map[string]int { return statusCounts(t, dir) }
 	interrupted := 0
 	prev := statuses()
 	for i, delay := range []time.Duration{150, 300, 450, 600, 250, 400} {

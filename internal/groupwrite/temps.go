@@ -5,7 +5,7 @@ import (
 	"os"
 	"sync"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
 )
 
@@ -131,4 +131,4 @@ func ResetInterrupt() {
 }
 
 // IsTemp reports whether a file name is one of schedtool's temp files.
-func IsTemp(name string) bool { return catalog.IsTemp(name) }
+func IsTemp(name string) bool { return paths.IsTemp(name) }

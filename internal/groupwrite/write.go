@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,8 +20,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/estuary/schedtool/catalog"
-	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/internal/paths"
+	"github.com/estuary/schedtool/internal/words"
 )
 
 // ErrChanged is a file whose content changed after it was read.
@@ -167,7 +168,7 @@ func stage(p *Put, h Hooks) error {
 	}
 	if p.Old != nil {
 		if n := otherLinks(p.real, st); n > 0 {
-			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, report.Plural(n, "link", "links"), report.Plural(n, "that name", "those names"))
+			return fmt.Errorf("has %d other hard %s: replacing it would leave %s with the old content; not written (give each name its own file)", n, words.Plural(n, "link", "links"), words.Plural(n, "that name", "those names"))
 		}
 	}
 	if p.Old != nil {
@@ -275,7 +276,7 @@ func inside(real string, roots []string) error {
 		return err
 	}
 	for _, r := range roots {
-		if _, ok := catalog.Under(r, abs); ok {
+		if _, ok := paths.Under(r, abs); ok {
 			return nil
 		}
 	}
@@ -283,7 +284,15 @@ func inside(real string, roots []string) error {
 }
 
 func unchanged(p *Put) error {
-	cur, err := os.ReadFile(p.real)
+	// A regular file, opened without blocking, read no further than
+	// what could still equal Old: a FIFO or a huge file swapped in since
+	// the read neither hangs nor fills memory.
+	f, _, err := paths.OpenRegular(p.real)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cur, err := io.ReadAll(io.LimitReader(f, int64(len(p.Old))+1))
 	if err != nil {
 		return err
 	}

@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 func noTemps(t *testing.T, dir string) {
@@ -67,7 +69,7 @@ func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	os.WriteFile(a, []byte("a old"), 0o640)
 	os.WriteFile(b, []byte("b old"), 0o644)
-	ida, _ := catalog.Identify(a)
+	ida, _ := paths.Identify(a)
 	h := Hooks{Fault: func(step, path string) error {
 		if step == "rename" && path == b {
 			return errors.New("injected")
@@ -82,7 +84,7 @@ func TestGroupRollbackRestoresTheOriginal(t *testing.T) {
 	if got, _ := os.ReadFile(a); string(got) != "a old" {
 		t.Errorf("a = %q", got)
 	}
-	if id, _ := catalog.Identify(a); id != ida {
+	if id, _ := paths.Identify(a); id != ida {
 		t.Error("a is not its original inode")
 	}
 	if st, _ := os.Stat(a); st.Mode().Perm() != 0o640 {
@@ -151,4 +153,38 @@ func TestStreamFaultAtEveryStep(t *testing.T) {
 			noTemps(t, dir)
 		})
 	}
+}
+
+// A FIFO swapped in for the target just before the rename is refused:
+// the last check opened it with os.ReadFile, which waits for a writer
+// forever.
+func TestWriteFileRefusesAFIFOSwappedIn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "flow.yaml")
+	os.WriteFile(p, []byte("old"), 0o644)
+	swap := Hooks{BeforeRename: func(target string) {
+		os.Remove(target)
+		if err := syscall.Mkfifo(target, 0o600); err != nil {
+			t.Error(err)
+		}
+	}}
+	done := make(chan error, 1)
+	go func() { done <- WriteFile(p, []byte("old"), []byte("new"), swap) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("written over a FIFO")
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the reader so the test ends.
+		if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("still waiting on the FIFO after 10s")
+	}
+	if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st, err)
+	}
+	noTemps(t, dir)
 }

@@ -1,8 +1,8 @@
 // Package testreq decides what a test does when a part from outside the
 // repository is missing (a PostgreSQL server, sops, PyYAML, the real
-// catalogs, chromium, pre-commit): it skips with one line saying so, so
-// that `go test ./...` passes in a user's clone, also under CI=true as
-// GitHub sets it, unless the part's SCHEDTOOL_REQUIRE_* variable asks for
+// catalogs, chromium, pre-commit, Go 1.25): it skips with one line saying
+// so, so that `go test ./...` passes in a user's clone, also under CI=true
+// as GitHub sets it, unless the part's SCHEDTOOL_REQUIRE_* variable asks for
 // it. .ci/run sets each variable after installing its part, so CI cannot
 // pass without running those tests.
 package testreq
@@ -20,6 +20,7 @@ const (
 	RealCatalogs = "SCHEDTOOL_REQUIRE_REAL_CATALOGS"
 	Chromium     = "SCHEDTOOL_REQUIRE_CHROMIUM"
 	PreCommit    = "SCHEDTOOL_REQUIRE_PRECOMMIT"
+	Go125        = "SCHEDTOOL_REQUIRE_GO125" // the connectors' Go toolchain, go1.25.8
 )
 
 // Requested reports whether the part env names is required: set and not

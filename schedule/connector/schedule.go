@@ -1,8 +1,7 @@
 // Package connector is the connector side of pacing: the registry of
 // scheduling images, the three schedule families as the connectors read
 // them, and the classification of a config into a kind with its effective
-// delay. Standard library only: connector images import it through the
-// boilerplate package.
+// delay. Standard library only.
 package connector
 
 import (

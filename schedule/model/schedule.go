@@ -1,7 +1,6 @@
 // Package model is Flow's materialization sync schedule (models::SyncSchedule):
 // its wire shape, decoding with unknown keys refused, and validation with
-// Flow's texts. Standard library only: connector images import it through
-// the boilerplate package.
+// Flow's texts. Standard library only.
 package model
 
 import (

@@ -1,0 +1,3 @@
+module github.com/estuary/schedtool/boilerplate
+
+go 1.25.0
