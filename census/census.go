@@ -163,6 +163,7 @@ type Totals struct {
 	// excepts; ExceptedRows are the first MaxExceptedListed of them.
 	Excepted     int
 	ExceptedRows []Row
+	unblocks     *unblocks // what unblocks what (Unblocks)
 	// Excluded counts the tasks the project file's exclude left out,
 	// ExcludedSources the sources holding them; Read counts the tasks
 	// (on any image) and dump rows that were not left out.
@@ -176,7 +177,7 @@ func (t *Totals) AllExcluded() bool { return t.Excluded > 0 && t.Read == 0 }
 
 func newTotals() *Totals {
 	return &Totals{ByStatus: map[string]int{}, ByImage: map[string]int{}, ByKind: map[string]int{},
-		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}}
+		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}, unblocks: newUnblocks()}
 }
 
 func (t *Totals) add(r *Row) { t.addN(r, 1) }
@@ -198,6 +199,7 @@ func (t *Totals) addN(r *Row, n int) {
 	if r.Remaining() {
 		t.Remaining += n
 		t.RemainingByImage[r.Image] += n
+		t.unblocks.addN(r, n)
 		if old, ok := t.OldestTag[r.Image]; !ok || olderTag(r.Tag, old) {
 			t.OldestTag[r.Image] = r.Tag
 		}

@@ -99,7 +99,7 @@ var htmlTag = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9]*)`)
 var pageTags = map[string]bool{}
 
 func init() {
-	for _, t := range strings.Fields("html head meta title style body svg defs pattern rect path circle div b span h1 h2 p table thead tbody tr th td g line text desc code") {
+	for _, t := range strings.Fields("html head meta title style body svg defs pattern rect path circle div b span h1 h2 h3 ul li p table thead tbody tr th td g line text desc code") {
 		pageTags[t] = true
 	}
 }

@@ -22,6 +22,9 @@ type Snapshot struct {
 	Tasks     int
 	Remaining int
 	ByStatus  map[string]int
+	// Scope is what the census covered; nil in a document written
+	// before censuses said.
+	Scope *Scope
 }
 
 // SnapshotOf is the snapshot of a census just taken.
@@ -51,6 +54,7 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 	var doc struct {
 		Version     *int
 		GeneratedAt *time.Time
+		Scope       *Scope
 		Summary     *struct {
 			Tasks     *int           `json:"tasks"`
 			Remaining *int           `json:"remaining"`
@@ -91,6 +95,8 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 			dst = &doc.GeneratedAt
 		case "summary":
 			dst = &doc.Summary
+		case "scope":
+			dst = &doc.Scope
 		default:
 			err = skipValue(dec)
 		}
@@ -113,7 +119,7 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 	case doc.Summary == nil || doc.Summary.Tasks == nil || doc.Summary.Remaining == nil || doc.Summary.ByStatus == nil:
 		return Snapshot{}, notCensus("it has no summary with tasks, remaining and byStatus")
 	}
-	s := Snapshot{At: doc.GeneratedAt.UTC(), Tasks: *doc.Summary.Tasks, Remaining: *doc.Summary.Remaining, ByStatus: map[string]int{}}
+	s := Snapshot{At: doc.GeneratedAt.UTC(), Tasks: *doc.Summary.Tasks, Remaining: *doc.Summary.Remaining, ByStatus: map[string]int{}, Scope: doc.Scope}
 	for _, st := range Statuses {
 		s.ByStatus[st] = doc.Summary.ByStatus[st]
 	}

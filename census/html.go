@@ -27,6 +27,7 @@ type htmlWriter struct {
 	w       *bufio.Writer
 	now     time.Time
 	history []Snapshot
+	scope   *Scope
 	kept
 	byImage  map[string]*perStatus
 	byTenant map[string]*perStatus
@@ -64,7 +65,7 @@ type reasonGroup struct {
 }
 
 func newHTML(w *bufio.Writer, opts Options) *htmlWriter {
-	return &htmlWriter{w: w, now: opts.Now, history: burndownOf(opts),
+	return &htmlWriter{w: w, now: opts.Now, history: burndownOf(opts), scope: opts.Scope,
 		byImage: map[string]*perStatus{}, byTenant: map[string]*perStatus{}, reasons: map[string]*reasonGroup{}}
 }
 
@@ -146,10 +147,24 @@ body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",A
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 8px;border-bottom:1px solid #ccc;padding-bottom:4px}
 p.lead{margin:0 0 16px;color:#333}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}
-.card{border:1px solid #999;border-radius:6px;padding:8px 12px;min-width:120px}
+.card{border:1px solid #999;border-radius:6px;padding:8px 12px;min-width:80px}
 .card b{display:block;font-size:26px;font-variant-numeric:tabular-nums}
 .card span{font-size:13px;color:#333}
 .card.alert{border:2px solid #000}
+.card.sum{background:#f3f3f3}
+.cards .op{align-self:center;font-size:20px;color:#333}
+.cards.eq{flex-wrap:nowrap;gap:6px}.cards.eq .card{padding:6px 10px;flex:0 1 auto}
+.verdict{font-size:19px;font-weight:600;margin:12px 0;padding:10px 14px;border-radius:6px;border:2px solid #000}
+.verdict.pass{background:#e6f4ea}.verdict.fail{background:#fdecea}
+.verdict .mark{font-size:22px;margin-right:8px}
+.projection{font-size:16px;margin:8px 0}
+.scope{font-size:13px;color:#333;overflow-wrap:anywhere}
+ul.paths{margin:4px 0 12px;padding-left:20px;font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+ul.paths li{margin:0 0 2px}
+ul.paths .msg{font:12px system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#444;margin:0 0 4px}
+h3{font-size:14px;font-weight:600;margin:14px 0 4px}
+td.cmd code{overflow-wrap:anywhere}
+#unblocks td:first-child{width:45%}
 table{border-collapse:collapse;width:100%;margin:8px 0}
 th,td{text-align:left;padding:3px 8px;border-bottom:1px solid #ddd;vertical-align:middle}
 th{font-size:13px;color:#333;border-bottom:1px solid #999}
@@ -180,8 +195,20 @@ func (h *htmlWriter) End(t *Totals) error {
 <style>%s</style></head><body>
 `, esc(taken), htmlStyle)
 	writePatterns(w)
-	fmt.Fprintf(w, "<h1>Connector-side pacing census</h1>\n<p class=\"lead\">Taken %s. %s.</p>\n", esc(taken), esc(SummaryLine(t)))
+	fmt.Fprintln(w, "<h1>Connector-side pacing census</h1>")
+	h.verdict(t)
+	fmt.Fprintf(w, "<p class=\"lead\">Taken %s. %s.</p>\n", esc(taken), esc(SummaryLine(t)))
+	if h.scope != nil {
+		fmt.Fprintf(w, "<p class=\"scope\" id=\"scope\">Scope: this census covers %s.</p>\n", esc(h.scope.Describe()))
+	} else {
+		fmt.Fprintln(w, `<p class="scope" id="scope">Scope: not recorded.</p>`)
+	}
 	h.headline(t)
+	pts := points(h.history, t, h.now)
+	if p := Projection(pts); p != "" {
+		fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\">%s</p>\n", esc(p))
+	}
+	h.unblocks(t)
 	fmt.Fprintln(w, `<h2>Remaining users by image</h2>`)
 	writeLegend(w)
 	h.bars("image", "image", h.byImage, t.OldestTag)
@@ -227,29 +254,83 @@ func writeLegend(w io.Writer) {
 	fmt.Fprintln(w, `</div>`)
 }
 
+// verdict opens the page: whether the removal gate passes, and why not.
+func (h *htmlWriter) verdict(t *Totals) {
+	class, mark := "fail", "\u2717"
+	if GatePasses(t) {
+		class, mark = "pass", "\u2713"
+	}
+	fmt.Fprintf(h.w, "<p class=\"verdict %s\" id=\"verdict\" data-passes=\"%t\" data-remaining=\"%d\" data-unreadable=\"%d\"><span class=\"mark\" aria-hidden=\"true\">%s</span>%s</p>\n",
+		class, GatePasses(t), t.Remaining, t.Unreadable, mark, esc(Verdict(t)))
+}
+
+// statusLabel is a remaining status as a headline box says it.
+var statusLabel = map[string]string{
+	"blocked-v1":   "blocked-v1",
+	"conflict":     "conflict",
+	"stacked":      "stacked",
+	"ready":        "ready",
+	ReadyNeedsFlag: "ready with --zero-file-sinks",
+	"needs-review": "needs-review",
+}
+
+// headline: the tasks, the remaining ones, and a box per remaining
+// status, which add up to the remaining count.
 func (h *htmlWriter) headline(t *Totals) {
-	fmt.Fprintln(h.w, `<div class="cards" id="headline">`)
-	for _, c := range []struct {
-		key, label string
-		n          int
-		alert      bool
-	}{
-		{"tasks", "tasks on scheduling images", t.Tasks, false},
-		{"remaining", "remaining users of connector-side pacing", t.Remaining, false},
-		{"ready", "ready to migrate", t.ByStatus["ready"], false},
-		{"readyNeedsZeroFileSinks", "ready with migrate --zero-file-sinks", t.ByStatus[ReadyNeedsFlag], false},
-		{"needs-review", "need review", t.ByStatus["needs-review"], false},
-		{"blocked-v1", "blocked on the V1 runtime", t.ByStatus["blocked-v1"], false},
-		{"crashing", "crashing (connector panics within 366 days)", t.Crashing, t.Crashing > 0},
-		{"unreadable", "unreadable inputs", t.Unreadable, t.Unreadable > 0},
-	} {
+	card := func(class, key, label string, n int) {
+		fmt.Fprintf(h.w, `<div class="%s" data-key="%s" data-value="%d"><b>%d</b><span>%s</span></div>`+"\n", class, key, n, n, esc(label))
+	}
+	fmt.Fprintln(h.w, `<div id="headline">`)
+	fmt.Fprintln(h.w, `<div class="cards">`)
+	alert := func(key, label string, n int) {
 		class := "card"
-		if c.alert {
+		if n > 0 {
 			class += " alert"
 		}
-		fmt.Fprintf(h.w, `<div class="%s" data-key="%s" data-value="%d"><b>%d</b><span>%s</span></div>`+"\n", class, c.key, c.n, c.n, esc(c.label))
+		card(class, key, label, n)
+	}
+	card("card", "tasks", "tasks on scheduling images", t.Tasks)
+	alert("unreadable", "unreadable inputs", t.Unreadable)
+	alert("crashing", "crashing (connector panics within 366 days)", t.Crashing)
+	if t.Disabled > 0 {
+		card("card", "disabled", "disabled (counted with their status)", t.Disabled)
 	}
 	fmt.Fprintln(h.w, `</div>`)
+	fmt.Fprintln(h.w, `<div class="cards eq">`)
+	card("card sum", "remaining", "remaining", t.Remaining)
+	fmt.Fprintln(h.w, `<span class="op" aria-hidden="true">=</span>`)
+	for i, s := range RemainingStatuses() {
+		if i > 0 {
+			fmt.Fprintln(h.w, `<span class="op" aria-hidden="true">+</span>`)
+		}
+		key := s
+		if s == ReadyNeedsFlag {
+			key = "readyNeedsZeroFileSinks"
+		}
+		card("card", key, statusLabel[s], t.ByStatus[s])
+	}
+	fmt.Fprintln(h.w, `</div></div>`)
+}
+
+// unblocks: what unblocks what, each decision or action with the tasks
+// it moves and its command.
+func (h *htmlWriter) unblocks(t *Totals) {
+	w := h.w
+	fmt.Fprintln(w, `<h2>What unblocks what</h2>`)
+	list := Unblocks(t)
+	if len(list) == 0 {
+		fmt.Fprintln(w, `<p class="note" id="unblocks" data-value="0">Nothing to unblock: no task remains.</p>`)
+		return
+	}
+	fmt.Fprintln(w, `<table id="unblocks"><thead><tr><th>decision or action</th><th class="n">tasks it moves</th><th>how</th></tr></thead><tbody>`)
+	for _, u := range list { // bounded: maxListed images and reasons, the rest in one entry
+		how := "review each task (schedtool explain NAME)"
+		if u.Command != "" {
+			how = u.Command
+		}
+		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
+	}
+	fmt.Fprintln(w, `</tbody></table>`)
 }
 
 const barWidth = 360
@@ -329,9 +410,11 @@ func (h *htmlWriter) burndown(t *Totals) {
 		fmt.Fprintln(w, `<p class="note">No history: give earlier <code>census -o json</code> outputs with <code>--history FILE</code> to draw remaining users against time.</p>`)
 		return
 	}
-	points := append(h.history, SnapshotOf(t, h.now))
-	if h.now.IsZero() {
-		points[len(points)-1].At = points[len(points)-2].At
+	points := points(h.history, t, h.now)
+	if len(points) < 2 {
+		// One census in time (the history is this census): no line yet.
+		fmt.Fprintln(w, `<p class="note" id="burndown" data-points="1">One census so far: the burndown starts with the next one (keep each week's <code>census -o json --summary</code> and give them with <code>--history</code>).</p>`)
+		return
 	}
 	const width, height, left, right, top, bottom = 760.0, 330.0, 56.0, 24.0, 16.0, 56.0
 	plotW, plotH := width-left-right, height-top-bottom
@@ -519,12 +602,20 @@ func (h *htmlWriter) unreadable(t *Totals) {
 		fmt.Fprintln(w, `<p class="note">None.</p>`)
 		return
 	}
-	fmt.Fprintln(w, `<p class="note">Counted, not skipped: an unknown is not a zero.</p>`)
-	fmt.Fprintln(w, `<table id="unreadable"><thead><tr><th>where</th><th>problem</th></tr></thead><tbody>`)
-	for _, u := range h.bad {
-		fmt.Fprintf(w, "<tr><td class=\"name\">%s:%d:%d</td><td>%s</td></tr>\n", esc(u.File), u.Line, u.Column, esc(u.Message))
+	fmt.Fprintln(w, `<p class="note">Counted, not skipped: an unknown is not a zero. Grouped by problem.</p>`)
+	fmt.Fprintln(w, `<div id="unreadable">`)
+	for _, g := range groupUnreadable(h.bad) {
+		fmt.Fprintf(w, "<h3 data-value=\"%d\">%s (%d)</h3>\n<ul class=\"paths\">", len(g.Where), esc(g.Reason), len(g.Where))
+		for i, p := range g.Where {
+			if g.Message[i] != "" {
+				fmt.Fprintf(w, "<li>%s<div class=\"msg\">… is %s</div></li>", esc(p), esc(g.Message[i]))
+				continue
+			}
+			fmt.Fprintf(w, "<li>%s</li>", esc(p))
+		}
+		fmt.Fprintln(w, "</ul>")
 	}
-	fmt.Fprintln(w, `</tbody></table>`)
+	fmt.Fprintln(w, `</div>`)
 	if more := t.Unreadable - len(h.bad); more > 0 {
 		fmt.Fprintf(w, "<p class=\"note\">... and %d more (the first %d are listed)</p>\n", more, len(h.bad))
 	}

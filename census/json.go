@@ -12,10 +12,11 @@ import (
 // json: {"version": FormatVersion, "generatedAt": "RFC 3339 UTC",
 // "tasks": [...], "unreadable": [...], "groups": {...}, "summary": {...}}.
 type jsonWriter struct {
-	w   *bufio.Writer
-	now time.Time
-	n   int
-	buf []byte
+	w     *bufio.Writer
+	now   time.Time
+	scope *Scope
+	n     int
+	buf   []byte
 	kept
 }
 
@@ -92,6 +93,7 @@ func (j *jsonWriter) head() {
 	if !j.now.IsZero() {
 		j.w.WriteString(`,"generatedAt":"` + j.now.UTC().Format(time.RFC3339) + `"`)
 	}
+	writeScope(j.w, j.scope)
 	j.w.WriteString(`,"tasks":[`)
 }
 
@@ -107,16 +109,6 @@ func (j *jsonWriter) End(t *Totals) error {
 	if bad == nil {
 		bad = []Unreadable{}
 	}
-	summary := map[string]any{
-		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing, "readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
-	}
-	if t.Excepted > 0 {
-		summary["excepted"] = t.Excepted // remaining all the same
-	}
-	if t.Excluded > 0 {
-		// Not counted in tasks: the project file's exclude left them out.
-		summary["excluded"] = map[string]any{"tasks": t.Excluded, "sources": t.ExcludedSources, "all": t.AllExcluded()}
-	}
 	rest, err := json.Marshal(struct {
 		Unreadable []Unreadable `json:"unreadable"`
 		Groups     any          `json:"groups"`
@@ -124,7 +116,7 @@ func (j *jsonWriter) End(t *Totals) error {
 	}{bad, map[string]any{
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
-	}, summary})
+	}, summaryOf(t)})
 	if err != nil {
 		return err
 	}
@@ -141,4 +133,67 @@ func statusCounts(t *Totals) map[string]int {
 		m[s] = t.ByStatus[s]
 	}
 	return m
+}
+
+// summaryOf is a census's summary object: the counts, the gate's verdict
+// and what unblocks what.
+func summaryOf(t *Totals) map[string]any {
+	u := Unblocks(t)
+	if u == nil {
+		u = []Unblock{}
+	}
+	m := map[string]any{
+		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing,
+		"readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
+		"gatePasses": GatePasses(t), "unblocks": u,
+	}
+	if t.Excepted > 0 {
+		m["excepted"] = t.Excepted // remaining all the same
+	}
+	if t.Excluded > 0 {
+		// Not counted in tasks: the project file's exclude left them out.
+		m["excluded"] = map[string]any{"tasks": t.Excluded, "sources": t.ExcludedSources, "all": t.AllExcluded()}
+	}
+	return m
+}
+
+// writeScope writes ',"scope":{...}' when the census has one.
+func writeScope(w *bufio.Writer, s *Scope) {
+	if s == nil {
+		return
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return
+	}
+	w.WriteString(`,"scope":`)
+	w.Write(b)
+}
+
+// jsonSummary: census -o json --summary, the document without its tasks,
+// unreadable list and groups: version, generatedAt, scope and summary,
+// a few hundred bytes to keep each week as --history.
+type jsonSummary struct {
+	w     *bufio.Writer
+	now   time.Time
+	scope *Scope
+}
+
+func (j *jsonSummary) Row(*Row)               {}
+func (j *jsonSummary) Unreadable(*Unreadable) {}
+
+func (j *jsonSummary) End(t *Totals) error {
+	j.w.WriteString(`{"version":` + strconv.Itoa(FormatVersion))
+	if !j.now.IsZero() {
+		j.w.WriteString(`,"generatedAt":"` + j.now.UTC().Format(time.RFC3339) + `"`)
+	}
+	writeScope(j.w, j.scope)
+	b, err := json.Marshal(summaryOf(t))
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(`,"summary":`)
+	j.w.Write(b)
+	j.w.WriteString("}\n")
+	return j.w.Flush()
 }

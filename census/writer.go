@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -47,26 +48,37 @@ type Options struct {
 	Now time.Time
 	// History are earlier censuses (ReadSnapshot), for a burndown.
 	History []Snapshot
+	// Scope is what the census covers; nil leaves it out.
+	Scope *Scope
+	// Summary makes -o json write the summary and scope only.
+	Summary bool
 }
 
 // NewWriter returns a writer of a format to w. A format that has no place
 // for unreadable inputs (csv: one row per task) lists them on errw.
 func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
+	if opts.Summary && format != "json" && slices.Contains(Formats, format) {
+		return nil, fmt.Errorf("--summary is a form of -o json, not of -o %s", format)
+	}
 	switch format {
 	case "table":
 		return &tableWriter{w: bw}, nil
 	case "wide":
 		return &wideWriter{w: bw, tw: tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)}, nil
 	case "json":
-		return &jsonWriter{w: bw, now: opts.Now}, nil
+		if opts.Summary {
+			return &jsonSummary{w: bw, now: opts.Now, scope: opts.Scope}, nil
+		}
+		return &jsonWriter{w: bw, now: opts.Now, scope: opts.Scope}, nil
 	case "csv":
 		return newCSV(bw, errw), nil
 	case "html":
 		return newHTML(bw, opts), nil
 	case "markdown":
-		return &markdownWriter{w: bw, history: burndownOf(opts), now: opts.Now}, nil
+		return &markdownWriter{w: bw, history: burndownOf(opts), now: opts.Now, scope: opts.Scope}, nil
 	}
+
 	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 

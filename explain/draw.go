@@ -68,6 +68,9 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 `, esc(tl.Task), esc(tl.Task))
 	tl.svg(bw, false)
 	fmt.Fprintln(bw, `<div id="caption">`)
+	if tl.Preview != "" {
+		fmt.Fprintf(bw, "<p id=\"preview\"><b>%s</b></p>\n", esc(tl.Preview))
+	}
 	for _, line := range tl.Caption() {
 		fmt.Fprintf(bw, "<p>%s</p>\n", esc(line))
 	}
@@ -81,8 +84,15 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 	default:
 		model = "none"
 	}
-	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + ", delay up to " + tl.Delay},
-		{"model schedule", model}, {"times in", tl.Loc.String()}, {"from", tl.From.Format(time.RFC3339)}, {"to", tl.To.Format(time.RFC3339)}} {
+	delay := ", delay up to " + tl.Delay
+	switch {
+	case tl.Deferred != "":
+		delay = ", delay " + tl.Deferred
+	case tl.Delay == "unknown":
+		delay = ", delay unknown"
+	}
+	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + delay},
+		{"model schedule", model}, {"migration", tl.Situation + ": " + tl.Migration}, {"times in", tl.Loc.String()}, {"from", tl.From.Format(time.RFC3339)}, {"to", tl.To.Format(time.RFC3339)}} {
 		fmt.Fprintf(bw, "<dt>%s</dt><dd>%s</dd>\n", kv[0], esc(kv[1]))
 	}
 	fmt.Fprintln(bw, "</dl></body></html>")
@@ -109,7 +119,7 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 	days := int(math.Round(tl.To.Sub(tl.From).Hours() / 24))
 	fmt.Fprintf(w, `<svg%s id="timeline" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-labelledby="tl-title tl-desc" data-from="%s" data-to="%s">`+"\n",
 		ns, svgWidth, height, svgWidth, height, tl.From.Format(time.RFC3339), tl.To.Format(time.RFC3339))
-	fmt.Fprintf(w, "<title id=\"tl-title\">Commits of %s over %d days from %s: the connector's acknowledgements and the runtime's commits</title>\n", esc(tl.Task), days, tl.From.Format(time.RFC3339))
+	fmt.Fprintf(w, "<title id=\"tl-title\">Commits of %s over %s from %s: the connector's acknowledgements and the runtime's commits</title>\n", esc(tl.Task), daysText(days), tl.From.Format(time.RFC3339))
 	fmt.Fprintf(w, "<desc id=\"tl-desc\">%d connector acknowledgements, %d runtime commits, %d DST transitions, %d connector crash ranges. %s</desc>\n",
 		len(tl.Acks), len(tl.Commits), len(tl.DST), len(tl.Crashes), esc(strings.Join(caption, " ")))
 	fmt.Fprintf(w, `<defs><pattern id="crash-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="%s"/><rect width="2.5" height="6" fill="#fff"/></pattern>`+
@@ -121,7 +131,7 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		fmt.Fprintf(w, `<text x="10" y="22" font-size="15" font-weight="bold" %s>%s</text>`+"\n", font, esc(clip(report.Escape(tl.Task), 110)))
 		subY = 42
 	}
-	fmt.Fprintf(w, `<text x="10" y="%d" font-size="12" %s>%d days from %s, in %s: who holds commits: %s</text>`+"\n", subY, font, days, esc(tl.From.In(tl.Loc).Format("Mon 2006-01-02 15:04 MST")), esc(tl.Loc.String()), esc(tl.Holds))
+	fmt.Fprintf(w, `<text x="10" y="%d" font-size="12" %s>%s from %s, in %s: who holds commits: %s</text>`+"\n", subY, font, daysText(days), esc(tl.From.In(tl.Loc).Format("Mon 2006-01-02 15:04 MST")), esc(tl.Loc.String()), esc(tl.Holds))
 
 	plotW := svgWidth - laneLeft - laneRight
 	x := func(t time.Time) float64 {
@@ -138,6 +148,9 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		modelLabel = "the schedule migrate writes"
 	}
 	connLabel := tl.Connector + ", up to " + tl.Delay
+	if tl.Delay == "unknown" {
+		connLabel = tl.Connector
+	}
 	for _, lane := range []struct {
 		id, label, sub string
 		top            float64
@@ -164,11 +177,22 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		fmt.Fprintf(w, `<text x="%.2f" y="%.0f" font-size="11" text-anchor="middle" fill="%s" font-weight="bold" %s>panics</text>`+"\n", (x0+x1)/2, connTop-7, "#000", font)
 	}
 	marks := func(class string, ts []time.Time, top float64, colour string) {
-		fmt.Fprintf(w, `<g class="%ss" stroke="%s" stroke-width="1.2">`, class, colour)
+		dense := float64(len(ts)) > plotW/denseSpacing
+		vis := ""
+		if dense {
+			// Too close to draw one by one (a week of a 5-minute
+			// schedule is a solid bar): the marks stay, for their
+			// instants, but a density is what shows.
+			vis = ` visibility="hidden"`
+		}
+		fmt.Fprintf(w, `<g class="%ss" stroke="%s" stroke-width="1.2"%s>`, class, colour, vis)
 		for _, t := range ts {
 			fmt.Fprintf(w, `<line class="%s" data-at="%s" x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f"/>`, class, t.UTC().Format(time.RFC3339), x(t), x(t), top+10, top+laneHeight-10)
 		}
 		fmt.Fprintln(w, `</g>`)
+		if dense {
+			tl.density(w, class, ts, top, colour, x, plotW, font)
+		}
 	}
 	marks("ack", tl.Acks, connTop, "#000")
 	marks("commit", tl.Commits, runTop, colourModel)
@@ -195,8 +219,28 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 	fmt.Fprintln(w, `</svg>`)
 }
 
-// dayTicks marks each local midnight, labelled as often as there is room.
+// dayTicks marks each local midnight, labelled as often as there is
+// room; a range of two days or less also has hour ticks (every 3 hours
+// for one day, 6 for two), labelled with the local hour.
 func (tl *Timeline) dayTicks(w *bufio.Writer, x func(time.Time) float64, bottom float64, font string) {
+	if step := tl.hourStep(); step > 0 {
+		y, m, d := tl.From.In(tl.Loc).Date()
+		for h := 0; ; h += step {
+			t := time.Date(y, m, d, h, 0, 0, 0, tl.Loc)
+			if t.After(tl.To) {
+				break
+			}
+			if t.Before(tl.From) || t.Hour() == 0 {
+				continue
+			}
+			tx := x(t)
+			fmt.Fprintf(w, `<g class="hour" data-at="%s"><line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f" stroke="#ddd"/>`, t.UTC().Format(time.RFC3339), tx, tx, axisY+6, bottom)
+			if tx < svgWidth-laneRight-30 {
+				fmt.Fprintf(w, `<text x="%.2f" y="%.0f" font-size="10" text-anchor="middle" fill="#333" %s>%s</text>`, tx, axisY+4, font, t.Format("15:04"))
+			}
+			fmt.Fprintln(w, `</g>`)
+		}
+	}
 	y, m, d := tl.From.In(tl.Loc).Date()
 	var mids []time.Time
 	for i := 0; ; i++ {
@@ -222,6 +266,127 @@ func (tl *Timeline) dayTicks(w *bufio.Writer, x func(time.Time) float64, bottom 
 	}
 }
 
+// hourStep is the hours between hour ticks: 3 for a day, 6 for two, 0
+// (none) for longer.
+func (tl *Timeline) hourStep() int {
+	switch h := tl.To.Sub(tl.From).Hours(); {
+	case h <= 24:
+		return 3
+	case h <= 48:
+		return 6
+	}
+	return 0
+}
+
+// daysText is "1 day", "7 days".
+func daysText(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
+}
+
+// denseSpacing is the average spacing, in pixels, below which a lane's
+// marks are drawn as a density instead of one by one.
+const denseSpacing = 3.0
+
+// density draws a lane whose marks are too close to tell apart: per
+// bucket of whole hours (at least 6 px wide), the marks one by one where
+// they stand at least denseSpacing apart on average, else a bar whose
+// height grows with the marks in it, labelled with the pace. A uniform
+// 5-minute week is a row of equal bars; an alternating schedule shows
+// its slow ticks as lines and its fast windows as bars.
+func (tl *Timeline) density(w *bufio.Writer, class string, ts []time.Time, top float64, colour string, x func(time.Time) float64, plotW float64, font string) {
+	const densityBucket = 6.0
+	total := tl.To.Sub(tl.From)
+	bucket := time.Hour
+	for float64(bucket)/float64(total)*plotW < densityBucket {
+		bucket *= 2
+	}
+	bucketW := float64(bucket) / float64(total) * plotW
+	n := int(total/bucket) + 1
+	counts := make([]int, n)
+	for _, t := range ts {
+		if i := int(t.Sub(tl.From) / bucket); i >= 0 && i < n {
+			counts[i]++
+		}
+	}
+	dense := func(c int) bool { return float64(c)*denseSpacing > bucketW }
+	most, bars := 1, 0
+	for _, c := range counts {
+		if dense(c) {
+			most = max(most, c)
+			bars++
+		}
+	}
+	inner := laneHeight - 24
+	fmt.Fprintf(w, `<g class="%s-density" data-count="%d" data-bucket="%s" fill="%s" fill-opacity="0.6" stroke="%s" stroke-width="1.2">`, class, len(ts), formatEvery(bucket), colour, colour)
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		from := tl.From.Add(time.Duration(i) * bucket)
+		to := from.Add(bucket)
+		if to.After(tl.To) {
+			to = tl.To
+		}
+		if !dense(c) {
+			for _, t := range ts {
+				if int(t.Sub(tl.From)/bucket) == i { // as counted: a mark at To is in the last bucket
+					fmt.Fprintf(w, `<line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f"/>`, x(t), x(t), top+22, top+laneHeight-6)
+				}
+			}
+			continue
+		}
+		h := (0.35 + 0.65*float64(c)/float64(most)) * inner
+		fmt.Fprintf(w, `<rect data-from="%s" data-value="%d" x="%.2f" y="%.2f" width="%.2f" height="%.2f" stroke="none"/>`, from.UTC().Format(time.RFC3339), c, x(from), top+laneHeight-4-h, math.Max(x(to)-x(from)-1, 1), h)
+	}
+	fmt.Fprintln(w, `</g>`)
+	label := fmt.Sprintf("%d %ss, too close to draw one by one: a bar per %s where they crowd (the tallest: %d)", len(ts), noun(class), formatEvery(bucket), most)
+	if bars == 0 {
+		label = fmt.Sprintf("%d %ss", len(ts), noun(class))
+	} else if every, ok := uniform(ts); ok {
+		label = fmt.Sprintf("%d %ss, one every %s: too close to draw one by one, a bar per %s (%d in each)", len(ts), noun(class), formatEvery(every), formatEvery(bucket), most)
+	}
+	fmt.Fprintf(w, `<text x="%.0f" y="%.0f" font-size="11" fill="#000" %s>%s</text>`+"\n", laneLeft+6, top+14, font, esc(label))
+}
+
+// uniform reports whether marks come at one interval (to the minute,
+// give or take a jitter of a fifth of it), and which.
+func uniform(ts []time.Time) (time.Duration, bool) {
+	if len(ts) < 3 {
+		return 0, false
+	}
+	every := ts[len(ts)-1].Sub(ts[0]) / time.Duration(len(ts)-1)
+	for i := 1; i < len(ts); i++ {
+		if d := ts[i].Sub(ts[i-1]) - every; d > every/5 || d < -every/5 {
+			return 0, false
+		}
+	}
+	return every, true
+}
+
+func noun(class string) string {
+	if class == "ack" {
+		return "acknowledgement"
+	}
+	return class
+}
+
+// formatEvery is a duration to the minute, as people say it ("5m", "2h").
+func formatEvery(d time.Duration) string {
+	d = d.Round(time.Minute)
+	switch {
+	case d <= 0:
+		return "less than a minute"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return fmt.Sprintf("%dh%02dm", d/time.Hour, d%time.Hour/time.Minute)
+}
+
 func (tl *Timeline) legend(w *bufio.Writer, y float64, font string) {
 	x := laneLeft
 	item := func(swatch, label string) {
@@ -234,6 +399,9 @@ func (tl *Timeline) legend(w *bufio.Writer, y float64, font string) {
 	item(`<line x1="8" x2="8" y1="0" y2="16" stroke="#000" stroke-width="2" stroke-dasharray="4 2"/>`, "DST transition")
 	item(`<rect width="16" height="16" fill="url(#crash-hatch)"/>`, "connector panics")
 	fmt.Fprintf(w, `<text x="10" y="%.0f" font-size="11" %s>ticks: local midnights</text>`+"\n", y+12, font)
+	if step := tl.hourStep(); step > 0 {
+		fmt.Fprintf(w, `<text x="10" y="%.0f" font-size="11" %s>and every %d hours</text>`+"\n", y+26, font, step)
+	}
 }
 
 // wrap breaks s into lines of at most n runes, at spaces.

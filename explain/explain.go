@@ -5,6 +5,7 @@ package explain
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
@@ -50,6 +51,9 @@ type Explanation struct {
 	// Deferred, when set, says that the connector's configured delay is
 	// off: its image tag defers to the runtime's schedule (docs/behaviour.md §6).
 	Deferred string `json:"connectorDeferred,omitempty"`
+	// Preview names migrate's decision flags the migration is previewed
+	// with ("" without any).
+	Preview string `json:"preview,omitempty"`
 	// OtherDefinitions are the explanations of the task's other
 	// definitions, when its name is defined in several catalogs
 	// (docs/behaviour.md §2), each read as itself.
@@ -91,7 +95,20 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		conn = connectorEvaluator(m, d)
 	}
 	e.Holds = d.Holds()
+	if d.Entry == nil && m.Endpoint == "local" {
+		// A local command is no image schedtool knows: whether it holds
+		// acknowledgements (its config may even seal a schedule) is not
+		// known, and an unknown is not a zero.
+		e.Connector, e.Delay, e.Holds = "unknown (endpoint.local runs a command schedtool does not know)", "unknown", "unknown"
+		if runtime {
+			e.Holds = "the runtime, and perhaps the local connector (unknown)"
+		}
+	}
 	switch e.Holds {
+	case "unknown":
+		e.SyncNow = "whether anything holds commits is unknown: the local connector may delay its acknowledgements, and schedtool cannot read what it does"
+	case "the runtime, and perhaps the local connector (unknown)":
+		e.SyncNow = "sync-now collapses the runtime's hold; whether the local connector delays acknowledgements is unknown"
 	case "both (stacked)":
 		e.SyncNow = "sync-now collapses the runtime's hold, but the connector can still delay the acknowledgement by up to " + e.Delay
 	case "runtime":
@@ -146,6 +163,7 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		e.Next = append(e.Next, Commit{UTC: next.UTC().Format(time.RFC3339), Local: next.In(loc).Format(time.RFC3339)})
 		t = next
 	}
+	e.Preview = previewOf(p.Options)
 	e.Migration = d.Describe()
 	if d.Reason != "" {
 		e.Migration += " (" + d.Reason + ")"
@@ -189,4 +207,26 @@ func specOf(s *model.Schedule) string {
 		spec.Windows = append(spec.Windows, ws)
 	}
 	return spec.String()
+}
+
+// previewOf says which of migrate's decision flags a migration is
+// previewed with, or "".
+func previewOf(o plan.Options) string {
+	var flags []string
+	if o.EnableRuntimeV2 {
+		flags = append(flags, "--enable-runtime-v2")
+	}
+	if o.ZeroFileSinks {
+		flags = append(flags, "--zero-file-sinks")
+	}
+	if o.Resolve != "" {
+		flags = append(flags, "--resolve="+o.Resolve)
+	}
+	if o.Absent == "drop" {
+		flags = append(flags, "--absent=drop")
+	}
+	if len(flags) == 0 {
+		return ""
+	}
+	return "Preview: the migration schedtool migrate " + strings.Join(flags, " ") + " would give this task."
 }

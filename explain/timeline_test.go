@@ -3,7 +3,10 @@ package explain
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +196,40 @@ func FuzzTimelineSVGName(f *testing.F) {
 		tl.Task = name
 		checkMarkup(t, &tl)
 	})
+}
+
+// A crowded lane draws every mark: its bars' counts and its lines add up
+// to the marks, for the alternating schedule (lines and bars) and over
+// spans whose last mark falls on the timeline's end.
+func TestCrowdedLaneDrawsEveryMark(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		days int
+	}{{"acmeCo/warehouse/materialize-iceberg", 3}, {"acmeCo/warehouse/materialize-iceberg", 7}, {"acmeCo/warehouse/materialize-iceberg", 30}, {"acmeCo/lake/materialize-s3-iceberg", 7}} {
+		m := load(t, "../fixtures/catalog", tc.name)
+		days := tc.days
+		at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC) // a 15m interval's last mark is at the end
+		tl := TimelineOf(m, planner(at), at, days)
+		var b bytes.Buffer
+		if err := WriteSVG(&b, &tl); err != nil {
+			t.Fatal(err)
+		}
+		svg := b.String()
+		for _, class := range []string{"ack", "commit"} {
+			start := strings.Index(svg, `<g class="`+class+`-density"`)
+			if start < 0 {
+				continue // not crowded: drawn mark by mark
+			}
+			group := svg[start : start+strings.Index(svg[start:], "</g>")]
+			drawn := strings.Count(group, "<line ")
+			for _, v := range regexp.MustCompile(`data-value="(\d+)"`).FindAllStringSubmatch(group, -1) {
+				n, _ := strconv.Atoi(v[1])
+				drawn += n
+			}
+			want := strings.Count(svg, `<line class="`+class+`"`)
+			if drawn != want || !strings.Contains(group, fmt.Sprintf(`data-count="%d"`, want)) {
+				t.Errorf("%s, %d days, %s: %d drawn of %d marks", tc.name, days, class, drawn, want)
+			}
+		}
+	}
 }

@@ -1,9 +1,9 @@
 // Command pgload makes a throwaway control-plane database on the server of
 // $SCHEDTOOL_TEST_PG (scripts/pg-test-cluster starts one), loads a
-// live_specs dump into it, and prints the URL of a role that reads it
-// (BYPASSRLS), for the benchmark:
+// live_specs dump into it, and prints the database's NAME and the URL of
+// a role that reads it (BYPASSRLS), on one line, for the benchmark:
 //
-//	go run ./bench/pgload < dump.ndjson        # prints postgres://...
+//	go run ./bench/pgload < dump.ndjson        # prints NAME postgres://...
 //	go run ./bench/pgload -drop NAME           # drops it again
 package main
 

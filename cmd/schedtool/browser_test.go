@@ -248,8 +248,10 @@ func TestBrowserCensusHTML(t *testing.T) {
 			OldestTagInUse   map[string]string `json:"oldestTagInUse"`
 		} `json:"groups"`
 		Summary struct {
-			Tasks, Remaining, Unreadable, Crashing, ReadyNeedsZeroFileSinks int
-			ByStatus                                                        map[string]int `json:"byStatus"`
+			Tasks, Remaining, Unreadable, Crashing, Disabled, ReadyNeedsZeroFileSinks int
+			ByStatus                                                                  map[string]int `json:"byStatus"`
+			GatePasses                                                                bool           `json:"gatePasses"`
+			Unblocks                                                                  []census.Unblock
 		} `json:"summary"`
 	}
 	j := schedtool(t, "", append([]string{"census", "-o", "json"}, args...)...)
@@ -261,21 +263,75 @@ func TestBrowserCensusHTML(t *testing.T) {
 	checkLoads(t, b, width, height)
 	els := elements(b.dom)
 
-	// The headline.
-	want := map[string]int{"tasks": doc.Summary.Tasks, "remaining": doc.Summary.Remaining, "ready": doc.Summary.ByStatus["ready"],
-		"readyNeedsZeroFileSinks": doc.Summary.ReadyNeedsZeroFileSinks, "needs-review": doc.Summary.ByStatus["needs-review"],
-		"blocked-v1": doc.Summary.ByStatus["blocked-v1"], "crashing": doc.Summary.Crashing, "unreadable": doc.Summary.Unreadable}
-	seen := 0
+	// The verdict.
+	verdicts := 0
 	for _, e := range els {
-		if e["<"] == "div" && slices.Contains(strings.Fields(e["class"]), "card") {
-			seen++
-			if got := atoiT(t, e["data-value"]); got != want[e["data-key"]] {
-				t.Errorf("headline %s: %d drawn, JSON says %d", e["data-key"], got, want[e["data-key"]])
+		if e["id"] == "verdict" {
+			verdicts++
+			if e["data-passes"] != strconv.FormatBool(doc.Summary.GatePasses) || atoiT(t, e["data-remaining"]) != doc.Summary.Remaining || atoiT(t, e["data-unreadable"]) != doc.Summary.Unreadable {
+				t.Errorf("verdict passes=%s remaining=%s unreadable=%s drawn, JSON says %t, %d, %d", e["data-passes"], e["data-remaining"], e["data-unreadable"], doc.Summary.GatePasses, doc.Summary.Remaining, doc.Summary.Unreadable)
 			}
 		}
 	}
-	if seen != len(want) {
-		t.Errorf("%d headline numbers, want %d", seen, len(want))
+	if verdicts != 1 {
+		t.Errorf("%d verdicts drawn, want 1", verdicts)
+	}
+
+	// The headline: a box per remaining status, which add up to the
+	// remaining count.
+	want := map[string]int{"tasks": doc.Summary.Tasks, "remaining": doc.Summary.Remaining, "crashing": doc.Summary.Crashing, "unreadable": doc.Summary.Unreadable}
+	statusBoxes := 0
+	for _, s := range census.RemainingStatuses() {
+		key := s
+		if s == census.ReadyNeedsFlag {
+			key = "readyNeedsZeroFileSinks"
+		}
+		want[key] = doc.Summary.ByStatus[s]
+	}
+	if doc.Summary.Disabled > 0 {
+		want["disabled"] = doc.Summary.Disabled
+	}
+	seen, sum := 0, 0
+	for _, e := range els {
+		if e["<"] == "div" && slices.Contains(strings.Fields(e["class"]), "card") {
+			seen++
+			got := atoiT(t, e["data-value"])
+			if w, ok := want[e["data-key"]]; !ok || got != w {
+				t.Errorf("headline %s: %d drawn, JSON says %d", e["data-key"], got, w)
+			}
+			switch e["data-key"] {
+			case "tasks", "remaining", "crashing", "unreadable", "disabled":
+			default:
+				sum += got
+				statusBoxes++
+			}
+		}
+	}
+	if seen != len(want) || statusBoxes != len(census.RemainingStatuses()) {
+		t.Errorf("%d headline numbers (%d statuses), want %d (%d)", seen, statusBoxes, len(want), len(census.RemainingStatuses()))
+	}
+	if sum != doc.Summary.Remaining {
+		t.Errorf("the status boxes add up to %d, remaining is %d", sum, doc.Summary.Remaining)
+	}
+
+	// What unblocks what: each row as JSON says, adding up to remaining.
+	var drawn []string
+	moved := 0
+	for _, e := range els {
+		if e["<"] == "tr" && e["data-kind"] != "" {
+			drawn = append(drawn, e["data-kind"]+" "+e["data-value"])
+			moved += atoiT(t, e["data-value"])
+		}
+	}
+	var fromJSON []string
+	for _, u := range doc.Summary.Unblocks {
+		fromJSON = append(fromJSON, u.Kind+" "+strconv.Itoa(u.Tasks))
+	}
+	if !slices.Equal(drawn, fromJSON) {
+		t.Errorf("what unblocks what: %v drawn, JSON says %v", drawn, fromJSON)
+	}
+	if moved != doc.Summary.Remaining || len(drawn) < 4 {
+		t.Errorf("what unblocks what moves %d tasks in %d rows, remaining is %d", moved, len(drawn), doc.Summary.Remaining)
 	}
 
 	// The bars: each row's total, each segment's count and length.
@@ -453,5 +509,62 @@ func TestBrowserExplainTimeline(t *testing.T) {
 				t.Error("the caption does not give verify's verdict")
 			}
 		})
+	}
+}
+
+// A V1 task previewed with migrate's decision flags: the page says so,
+// names the migration explain -o json gives with the same flags, and
+// draws the runtime's commits after it; a crowded lane's bars and lines
+// add up to its marks.
+func TestBrowserExplainPreview(t *testing.T) {
+	chromium(t)
+	args := []string{"--at", "2026-10-28T05:00:00Z", "--enable-runtime-v2", "--zero-file-sinks", "acmeCo/lake/materialize-s3-iceberg", "fixtures/catalog"}
+	var doc struct {
+		Migration, Situation, Preview string
+	}
+	j := schedtool(t, "", append([]string{"explain", "-o", "json"}, args...)...)
+	if err := json.Unmarshal([]byte(j.stdout), &doc); err != nil || doc.Preview == "" {
+		t.Fatalf("explain -o json: %v %s", err, j.stdout)
+	}
+	r := schedtool(t, "", append([]string{"explain", "-o", "html"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	page := filepath.Join(t.TempDir(), "preview.html")
+	os.WriteFile(page, []byte(r.stdout), 0o644)
+	const width, height = 1140, 800
+	b := browse(t, page, width, height)
+	checkLoads(t, b, width, height)
+	text := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace // as a DOM serializes text
+	if !strings.Contains(b.dom, text(doc.Preview)) || !strings.Contains(b.dom, text(doc.Situation+": "+doc.Migration)) {
+		t.Errorf("the page does not give the preview %q and the migration %q", doc.Preview, doc.Migration)
+	}
+	marks := map[string]int{}
+	drawn := map[string]int{}
+	group := ""
+	for _, e := range elements(b.dom) {
+		switch {
+		case e["<"] == "line" && (e["class"] == "ack" || e["class"] == "commit"):
+			marks[e["class"]]++
+		case e["<"] == "g" && strings.HasSuffix(e["class"], "-density"):
+			group = strings.TrimSuffix(e["class"], "-density")
+			if n := atoiT(t, e["data-count"]); n != marks[group] {
+				t.Errorf("%s density says %d marks, %d drawn hidden", group, n, marks[group])
+			}
+		case e["<"] == "rect" && group != "" && e["data-value"] != "":
+			drawn[group] += atoiT(t, e["data-value"])
+		case e["<"] == "line" && group != "" && e["class"] == "":
+			drawn[group]++
+		case e["<"] == "text":
+			group = ""
+		}
+	}
+	if marks["commit"] == 0 {
+		t.Error("no runtime commits after the previewed migration")
+	}
+	for k, n := range marks {
+		if drawn[k] != n {
+			t.Errorf("%s: bars and lines hold %d marks, %d marks", k, drawn[k], n)
+		}
 	}
 }

@@ -23,6 +23,7 @@ type censusOptions struct {
 	at              string
 	now             string
 	history         []string
+	summary         bool
 
 	writerOpts census.Options
 
@@ -81,6 +82,7 @@ is not a zero.`,
 	f.StringVarP(&o.output, "output", "o", "table", "output format: "+strings.Join(census.Formats[:len(census.Formats)-1], ", ")+" or "+census.Formats[len(census.Formats)-1])
 	completeValues(cmd, "output", census.Formats...)
 	f.StringArrayVar(&o.history, "history", nil, "an earlier census -o json output, for the burndown of -o html and -o markdown (repeat the flag, one file each)")
+	f.BoolVar(&o.summary, "summary", false, "with -o json, write only the summary and scope: a small file to keep each week for --history")
 	f.StringVar(&o.now, "now", "", "the instant the census is taken at, written as generatedAt (RFC 3339; default $SCHEDTOOL_NOW, else now)")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.BoolVar(&o.failIfRemaining, "fail-if-remaining", false, "exit 2 when any task still relies on connector-side pacing, or an input is unreadable")
@@ -103,6 +105,8 @@ func (o *censusOptions) Complete(args []string) error {
 	if o.writerOpts.Now, err = parseNow(o.now); err != nil {
 		return err
 	}
+	o.writerOpts.Scope = o.scope()
+	o.writerOpts.Summary = o.summary
 	if o.except = o.exceptions(o.writerOpts.Now); o.except != nil {
 		o.census.Except = func(task, status string) *census.Exception {
 			if e := o.except.status(task, status); e != nil {
@@ -116,10 +120,27 @@ func (o *censusOptions) Complete(args []string) error {
 		if err != nil {
 			return err
 		}
+		if s.Scope != nil && !s.Scope.Same(o.writerOpts.Scope) && !o.quiet {
+			fmt.Fprintf(o.Err, "schedtool: warning: --history %s covers a different scope (%s) than this census (%s): its counts are not comparable\n",
+				report.Escape(path), report.Escape(s.Scope.Describe()), report.Escape(o.writerOpts.Scope.Describe()))
+		}
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
+}
+
+// scope is what this census covers: the paths as given (a PostgreSQL
+// URL without its password), --root, the selectors, this schedtool.
+func (o *censusOptions) scope() *census.Scope {
+	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
+	for _, p := range o.paths {
+		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+	}
+	s.Names = append(s.Names, o.selector.Names...)
+	s.Prefixes = append(s.Prefixes, o.selector.Prefixes...)
+	s.Images = append(s.Images, o.selector.Images...)
+	return s
 }
 
 // parseNow reads --now: an RFC 3339 instant, by default $SCHEDTOOL_NOW
@@ -166,6 +187,9 @@ func readSnapshot(path string, max int64) (census.Snapshot, error) {
 func (o *censusOptions) Validate() error {
 	if _, err := census.NewWriter(o.output, nopWriter{}, nopWriter{}, census.Options{}); err != nil {
 		return &usageError{"-o: " + err.Error()}
+	}
+	if o.summary && o.output != "json" {
+		return &usageError{fmt.Sprintf("--summary writes the summary of -o json, not of -o %s", o.output)}
 	}
 	return nil
 }
@@ -218,6 +242,11 @@ func (o *censusOptions) Run() error {
 			msg += " (" + census.ExcludedPhrase(tot) + ")"
 		}
 		return &reportError{msg}
+	}
+	if o.failIfRemaining && !o.quiet {
+		// The failure is an error message (always written); the pass
+		// is a note, which --quiet leaves out as it does every note.
+		fmt.Fprintln(o.Err, "gate passed: no task relies on connector-side pacing")
 	}
 	return nil
 }

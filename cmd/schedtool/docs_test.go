@@ -455,3 +455,23 @@ func TestCIWorkflow(t *testing.T) {
 		}
 	}
 }
+
+// docs/hostile-input.md counts the hostile inputs: the count is the
+// directory's.
+func TestHostileInputCount(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/hostile-input.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`testdata/hostile/` holds (\\d+) hostile inputs").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/hostile-input.md does not say how many hostile inputs testdata/hostile holds")
+	}
+	entries, err := os.ReadDir("../../testdata/hostile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(m[1]) != fmt.Sprint(len(entries)) {
+		t.Errorf("docs/hostile-input.md says testdata/hostile holds %s hostile inputs; it holds %d", m[1], len(entries))
+	}
+}

@@ -84,6 +84,9 @@ func golden(t *testing.T, name string, r run) {
 	got := fmt.Sprintf("exit: %d\n--- stdout\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
 	// The tool's version in SARIF is the build's (its VCS revision).
 	got = sarifVersionRe.ReplaceAllString(got, `${1}"VERSION"`)
+	// So is a census's scope.
+	got = scopeVersionJSONRe.ReplaceAllString(got, `${1}"VERSION"`)
+	got = scopeVersionTextRe.ReplaceAllString(got, `${1}VERSION${2}`)
 	path := filepath.Join("testdata", "golden", name+".txt")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {

@@ -24,6 +24,12 @@ type explainOptions struct {
 	output string
 	at     string
 	days   int
+	// migrate's decision flags: the migration previewed.
+	absent        string
+	resolve       string
+	zeroFileSinks bool
+	enableV2      bool
+	changed       func(string) bool
 
 	name    string
 	paths   []string
@@ -54,6 +60,16 @@ it. An unknown NAME exits 1 with the closest names.`,
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text, json, html or svg (html and svg: a timeline of --days days from --at)")
 	cmd.Flags().IntVar(&o.days, "days", 7, fmt.Sprintf("the days -o html and -o svg draw (1 to %d)", explain.MaxTimelineDays))
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
+	// migrate's decision flags, to preview what migrate would give a task
+	// with them (its picture included).
+	f := cmd.Flags()
+	f.StringVar(&o.absent, "absent", "preserve", "preview migrate --absent: preserve or drop")
+	f.StringVar(&o.resolve, "resolve", "", "preview migrate --resolve: model or connector")
+	f.BoolVar(&o.zeroFileSinks, "zero-file-sinks", false, "preview migrate --zero-file-sinks")
+	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "preview migrate --enable-runtime-v2: a V1 task planned as the V2 task it would become")
+	o.changed = f.Changed
+	completeValues(cmd, "absent", "preserve", "drop")
+	completeValues(cmd, "resolve", "model", "connector")
 	completeValues(cmd, "output", "text", "json", "html", "svg")
 	completeExplain(cmd, c)
 	return cmd
@@ -90,7 +106,8 @@ func (o *explainOptions) Complete(args []string) error {
 	if o.when, err = parseAt(o.at); err != nil {
 		return err
 	}
-	o.planner = &plan.Planner{Registry: reg, Crashes: connector.NewCrashFinder(o.when)}
+	o.planner = &plan.Planner{Registry: reg, Crashes: connector.NewCrashFinder(o.when),
+		Options: plan.Options{Absent: o.absent, Resolve: o.resolve, ZeroFileSinks: o.zeroFileSinks, EnableRuntimeV2: o.enableV2}}
 	o.inputs, err = o.resolveInputs(o.paths)
 	return err
 }
@@ -101,6 +118,19 @@ func (o *explainOptions) Validate() error {
 	case "text", "json", "html", "svg":
 	default:
 		return &usageError{fmt.Sprintf("-o: unknown output format %q (want text, json, html, svg)", o.output)}
+	}
+	switch o.absent {
+	case "preserve", "drop":
+	default:
+		return &usageError{fmt.Sprintf("--absent %q: must be preserve or drop", o.absent)}
+	}
+	if o.changed != nil && o.changed("resolve") && o.resolve == "" {
+		return &usageError{`--resolve "": must be model or connector`}
+	}
+	switch o.resolve {
+	case "", "model", "connector":
+	default:
+		return &usageError{fmt.Sprintf("--resolve %q: must be model or connector", o.resolve)}
 	}
 	if o.days < 1 || o.days > explain.MaxTimelineDays {
 		return &usageError{fmt.Sprintf("--days %d: give 1 to %d", o.days, explain.MaxTimelineDays)}
@@ -267,8 +297,11 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 	}
 	fmt.Fprintf(w, "  runtime:             %s\n  image:               %s\n", runtime, e.Image)
 	delay := "delay up to " + e.Delay
-	if e.Deferred != "" {
+	switch {
+	case e.Deferred != "":
 		delay = "delay " + e.Deferred
+	case e.Delay == "unknown":
+		delay = "delay unknown"
 	}
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
@@ -305,6 +338,9 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 		fmt.Fprintf(w, "  next commits:        none: %s\n", e.CrashStops)
 	}
 	fmt.Fprintf(w, "  migration:           %s: %s\n", e.Situation, e.Migration)
+	if e.Preview != "" {
+		fmt.Fprintf(w, "  preview:             %s\n", strings.TrimPrefix(e.Preview, "Preview: "))
+	}
 }
 
 // errWriter keeps the first write error, and writes nothing after it:

@@ -35,7 +35,7 @@ func TestValidateReadsNothing(t *testing.T) {
 		}},
 		{"census", func(c *common) options { return &censusOptions{common: c, output: "table", paths: paths} }},
 		{"explain", func(c *common) options {
-			return &explainOptions{common: c, output: "text", days: 1, name: "acmeCo/x", paths: paths}
+			return &explainOptions{common: c, output: "text", days: 1, absent: "preserve", name: "acmeCo/x", paths: paths}
 		}},
 		{"migrate", func(c *common) options {
 			return &migrateOptions{common: c, absent: "preserve", output: "diff", limitSet: no,

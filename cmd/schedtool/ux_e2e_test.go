@@ -139,6 +139,13 @@ func TestColorAndVersionFlags(t *testing.T) {
 
 var sarifVersionRe = regexp.MustCompile(`("name": "schedtool",\n\s+"version": )"[^"]*"`)
 
+// scopeVersion*Re find the schedtool version in a census's scope (JSON,
+// then the sentence of the Markdown and HTML censuses).
+var (
+	scopeVersionJSONRe = regexp.MustCompile(`("scope":\{[^}]*"schedtool":)"[^"]*"`)
+	scopeVersionTextRe = regexp.MustCompile(`(; schedtool )[^\n<]*?(\.?(?:\n|<|$))`)
+)
+
 // SARIF and GitHub annotations carry --path-prefix before every path,
 // SARIF its base and the build's version (not "dev").
 func TestPathPrefixAndSARIF(t *testing.T) {

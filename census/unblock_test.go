@@ -1,0 +1,223 @@
+package census
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/estuary/schedtool/plan"
+)
+
+// Each remaining status and reason goes to the decision that moves it;
+// the rows that just miss a rule go elsewhere; the list adds up to the
+// remaining count.
+func TestUnblockKind(t *testing.T) {
+	for _, tc := range []struct {
+		status, reason, want string
+	}{
+		{"blocked-v1", "a V1 task", UnblockRuntimeV2},
+		{"conflict", "", UnblockResolve},
+		{"ready", "", UnblockMigrate},
+		{ReadyNeedsFlag, "", UnblockZeroFileSinks},
+		{"stacked", plan.FileSinkStackedNote, UnblockZeroFileSinks},
+		{"stacked", "", UnblockMigrate}, // a syncSchedule default: plain migrate zeroes it
+		{"stacked", "a file sink with a plaintext config: uploadInterval \"0s\" ... is not among its published values", UnblockFileSinkSeal},
+		{"needs-review", `image tag "v2" takes only advanced.updateDelay (syncSchedule arrived in v3): removing the delay needs an image upgrade first`, UnblockImageUpgrade},
+		{"needs-review", "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first", UnblockImageUpgrade},
+		{"needs-review", "a file sink with a plaintext config: uploadInterval \"0s\", the only value that turns its interval off, is not among its published values", UnblockFileSinkSeal},
+		{"needs-review", "the connector schedule is encrypted (sops)", UnblockPerson},
+		{"needs-review", "the image is old", UnblockPerson}, // no upgrade asked for
+		{"migrated", "", ""},
+		{"unaffected", "", ""},
+	} {
+		if got := UnblockKind(&Row{Status: tc.status, Reason: tc.reason}); got != tc.want {
+			t.Errorf("%s (%q): %q, want %q", tc.status, tc.reason, got, tc.want)
+		}
+	}
+}
+
+func TestUnblocksAddUp(t *testing.T) {
+	var rows []Row
+	add := func(n int, r Row) {
+		for i := 0; i < n; i++ {
+			r.Task = fmt.Sprintf("t/%s/%d", r.Status, len(rows))
+			rows = append(rows, r)
+		}
+	}
+	add(7, Row{Status: "blocked-v1", Image: "a"})
+	add(3, Row{Status: "conflict", Image: "a"})
+	add(2, Row{Status: "needs-review", Image: "old", Reason: "removing the delay needs an image upgrade first"})
+	add(4, Row{Status: "needs-review", Image: "older", Reason: "removing the delay needs an image upgrade first"})
+	add(5, Row{Status: "needs-review", Image: "a", Reason: "sealed"})
+	add(1, Row{Status: "needs-review", Image: "a", Reason: "invalid"})
+	add(9, Row{Status: "migrated", Image: "a"})
+	tot := totalsOf(rows)
+	list := Unblocks(tot)
+	var got []string
+	sum := 0
+	for _, u := range list {
+		got = append(got, fmt.Sprintf("%s %s%s %d", u.Kind, u.Image, u.Reason, u.Tasks))
+		sum += u.Tasks
+	}
+	want := []string{"enable-runtime-v2  7", "resolve  3", "image-upgrade older 4", "image-upgrade old 2", "person sealed 5", "person invalid 1"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("unblocks\n%v, want\n%v", got, want)
+	}
+	if sum != tot.Remaining {
+		t.Errorf("unblocks move %d tasks, %d remain", sum, tot.Remaining)
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		remaining, unreadable int
+		want                  string
+	}{
+		{0, 0, "The removal gate passes"},
+		{3, 0, "fails, because 3 tasks still rely on connector-side pacing."},
+		{1, 0, "fails, because 1 task still relies on"},
+		{0, 2, "fails, because 2 inputs are unreadable."},
+		{5, 1, "5 tasks still rely on connector-side pacing and 1 input is unreadable."},
+	} {
+		if got := Verdict(&Totals{Remaining: tc.remaining, Unreadable: tc.unreadable}); !strings.Contains(got, tc.want) {
+			t.Errorf("%d remaining, %d unreadable: %q, want %q in it", tc.remaining, tc.unreadable, got, tc.want)
+		}
+	}
+	// A census of nothing (the project file excluded every task) fails.
+	nothing := &Totals{Excluded: 3}
+	if GatePasses(nothing) || !strings.Contains(Verdict(nothing), "excluded every task") {
+		t.Errorf("a census of nothing: passes %v, %q", GatePasses(nothing), Verdict(nothing))
+	}
+}
+
+func TestProjection(t *testing.T) {
+	day := func(d, remaining int) Snapshot {
+		return Snapshot{At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d), Remaining: remaining}
+	}
+	for _, tc := range []struct {
+		name string
+		pts  []Snapshot
+		want string
+	}{
+		{"one point", []Snapshot{day(0, 10)}, ""},
+		{"pace", []Snapshot{day(0, 300), day(7, 200), day(14, 100)}, "At the pace of the last 2 weeks (100 fewer per week), zero around 2026-11-22."},
+		{"stalled", []Snapshot{day(0, 300), day(7, 310), day(14, 320)}, "Stalled: the remaining count has not fallen over the last 2 weeks (300 then, 320 now)."},
+		{"only recent weeks", []Snapshot{day(0, 10000), day(35, 300), day(42, 300)}, "Stalled: the remaining count has not fallen over the last 1 week"},
+		{"done", []Snapshot{day(0, 3), day(7, 0)}, "No task remains."},
+	} {
+		if got := Projection(tc.pts); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The markdown census stays under GitHub's job summary limit whatever
+// the fleet, and says how many tasks it does not list.
+func TestMarkdownUnderJobSummaryLimit(t *testing.T) {
+	for _, n := range []int{100, 60000} {
+		var out bytes.Buffer
+		w, _ := NewWriter("markdown", &out, io.Discard, Options{Scope: &Scope{Inputs: []string{"dump.ndjson"}}})
+		var rows []Row
+		for i := 0; i < n; i++ {
+			r := Row{Task: fmt.Sprintf("acmeCo/tenant%d/some/long/path/materialize-%d", i%50, i), Image: "ghcr.io/estuary/materialize-snowflake",
+				Tag: "v4", Runtime: "v2", Kind: "fixed", Delay: "1h", Status: Statuses[i%len(Statuses)], Reason: strings.Repeat("why ", i%20)}
+			w.Row(&r)
+			rows = append(rows, r)
+		}
+		tot := totalsOf(rows)
+		if err := w.End(tot); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		if out.Len() >= MarkdownLimit {
+			t.Errorf("%d tasks: %d bytes, over GitHub's %d", n, out.Len(), MarkdownLimit)
+		}
+		cut := strings.Contains(s, "more ready tasks, not listed")
+		if cut != (n > 1000) {
+			t.Errorf("%d tasks: cut %v", n, cut)
+		}
+		for _, want := range []string{"| kind | tasks |", "| runtime | tasks |", "### What unblocks what", "The removal gate fails", "### Scope"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%d tasks: no %q", n, want)
+			}
+		}
+	}
+}
+
+// census -o json --summary is small, has the scope, and reads back as
+// history.
+func TestSummaryIsHistory(t *testing.T) {
+	rows := []Row{{Task: "a/b", Status: "ready"}, {Task: "a/c", Status: "migrated"}}
+	scope := &Scope{Inputs: []string{"postgres://flow@db/flow"}, Root: ".", Names: []string{"a/b"}, Schedtool: "v1.2.3"}
+	var out bytes.Buffer
+	w, _ := NewWriter("json", &out, io.Discard, Options{Now: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Scope: scope, Summary: true})
+	for i := range rows {
+		w.Row(&rows[i])
+	}
+	if err := w.End(totalsOf(rows)); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"tasks", "groups", "unreadable"} {
+		if _, ok := doc[k]; ok {
+			t.Errorf("a summary has %s", k)
+		}
+	}
+	s, err := ReadSnapshot(&out, "summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Remaining != 1 || s.Tasks != 2 || s.Scope == nil || !s.Scope.Same(scope) {
+		t.Errorf("read back %+v (scope %+v)", s, s.Scope)
+	}
+	other := *scope
+	other.Prefixes = []string{"a/"}
+	if s.Scope.Same(&other) {
+		t.Error("a scope with another selector is the same")
+	}
+	if _, err := NewWriter("html", io.Discard, io.Discard, Options{Summary: true}); err == nil {
+		t.Error("--summary with -o html is accepted")
+	}
+}
+
+// A history that is this census (the first week: the census given as
+// its own --history) is one point: no line is drawn.
+func TestHTMLFirstWeekNoLine(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	rows := []Row{{Task: "a/b", Status: "ready"}}
+	tot := totalsOf(rows)
+	page := writeHTML(t, rows, tot, Options{Now: now, History: []Snapshot{SnapshotOf(tot, now)}})
+	if strings.Contains(page, `<svg id="burndown"`) || !strings.Contains(page, `data-points="1"`) {
+		t.Errorf("the first week is drawn as a line")
+	}
+	page = writeHTML(t, rows, tot, Options{Now: now, History: []Snapshot{SnapshotOf(tot, now.AddDate(0, 0, -7))}})
+	if !strings.Contains(page, `<svg id="burndown"`) || !strings.Contains(page, `id="projection"`) {
+		t.Errorf("two weeks draw no burndown or projection")
+	}
+}
+
+// Thousands of reasons make a list of maxListed and one entry for the
+// rest: the list stays short, and still adds up.
+func TestUnblocksBounded(t *testing.T) {
+	var rows []Row
+	for i := 0; i < 3*maxListed; i++ {
+		rows = append(rows, Row{Task: fmt.Sprint("t/", i), Status: "needs-review", Reason: fmt.Sprint("reason ", i)},
+			Row{Task: fmt.Sprint("u/", i), Status: "needs-review", Image: fmt.Sprint("img", i), Reason: "needs an image upgrade first"})
+	}
+	tot := totalsOf(rows)
+	list := Unblocks(tot)
+	sum := 0
+	for _, u := range list {
+		sum += u.Tasks
+	}
+	if len(list) != 2*maxListed+2 || sum != tot.Remaining {
+		t.Errorf("%d entries moving %d tasks; want %d, %d", len(list), sum, 2*maxListed+2, tot.Remaining)
+	}
+}
