@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/estuary/schedtool/savedplan"
+)
+
+// craftPlan makes a plan of the fixtures, lets edit change it, and writes
+// it back with its digest recomputed (a digest is no signature: anyone
+// can recompute it).
+func craftPlan(t *testing.T, dir string, edit func(p *savedplan.Plan)) string {
+	t.Helper()
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "fixtures/catalog"); r.code != 2 {
+		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
+	}
+	var p savedplan.Plan
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "wave.plan")), &p); err != nil {
+		t.Fatal(err)
+	}
+	edit(&p)
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crafted.plan"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return "crafted.plan"
+}
+
+// A crafted plan that zeroes connectors without adding their model
+// schedules (and says it zeroes nothing) is refused: apply checks what
+// the edits leave, not what the plan says they do.
+func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
+	dir := copyFixtures(t)
+	src := filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml")
+	old := mustRead(t, src)
+	plan := craftPlan(t, dir, func(p *savedplan.Plan) {
+		for gi := range p.Groups {
+			g := &p.Groups[gi]
+			for _, f := range g.Files {
+				if f.Path != "fixtures/catalog/acmeCo/warehouse/flow.yaml" {
+					continue
+				}
+				var keep []savedplan.Edit
+				for _, e := range f.Edits {
+					if !strings.Contains(e.New, "syncSchedule:") {
+						keep = append(keep, e)
+					}
+				}
+				if len(keep) == 0 {
+					t.Fatal("the fixture moved: no zeroing edit in acmeCo/warehouse/flow.yaml")
+				}
+				f.Edits, f.Models, f.Zeroes = keep, nil, nil
+				data, err := savedplan.Patch(old, keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Result = savedplan.Hash(data)
+				g.Files = []savedplan.File{f}
+				p.Groups = []savedplan.Group{*g}
+				return
+			}
+		}
+		t.Fatal("the fixture moved: no group edits acmeCo/warehouse/flow.yaml")
+	})
+	for _, check := range []bool{true, false} {
+		args := []string{"apply", plan}
+		if check {
+			args = []string{"apply", "--check", plan}
+		}
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "acmeCo/warehouse/materialize-snowflake (fixtures/catalog/acmeCo/warehouse/flow.yaml:4)") ||
+			!strings.Contains(r.stderr, "with no pacing") {
+			t.Errorf("%v: exit %d, want 2 naming the task left unpaced\n%s", args, r.code, r.stderr)
+		}
+	}
+	if got := mustRead(t, src); string(got) != string(old) {
+		t.Errorf("the crafted plan zeroed connectors with no model schedule:\n%s", got)
+	}
+}
+
+// A crafted plan cannot write a file that is not one of its catalog's
+// sources or config files, whatever root it names.
+func TestApplyRefusesCraftedPlanOutsideCatalog(t *testing.T) {
+	dir := copyFixtures(t)
+	victim := filepath.Join(t.TempDir(), "victim.txt")
+	if err := os.WriteFile(victim, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notSource := filepath.Join(dir, "fixtures/catalog/notes.txt")
+	if err := os.WriteFile(notSource, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []struct{ path, root string }{{victim, "/"}, {"fixtures/catalog/notes.txt", "."}} {
+		plan := craftPlan(t, dir, func(p *savedplan.Plan) {
+			e := []savedplan.Edit{{Line: 1, Start: 0, End: 5, New: "pwned"}}
+			data, _ := savedplan.Patch([]byte("hello\n"), e)
+			g := p.Groups[0]
+			g.Files = []savedplan.File{{Path: target.path, Size: 6, SHA256: savedplan.Hash([]byte("hello\n")), Edits: e, Result: savedplan.Hash(data), Tasks: g.Files[0].Tasks}}
+			p.Groups = []savedplan.Group{g}
+			p.Roots = []string{target.root}
+		})
+		r := schedtoolIn(t, dir, "apply", plan)
+		if r.code != 2 || !strings.Contains(r.stderr, "not a source or config file of the plan's catalog") {
+			t.Errorf("%s: exit %d, want 2\n%s", target.path, r.code, r.stderr)
+		}
+	}
+	for _, p := range []string{victim, notSource} {
+		if got := mustReadString(t, p); got != "hello\n" {
+			t.Errorf("a crafted plan wrote %s: %q", p, got)
+		}
+	}
+}
