@@ -117,3 +117,45 @@ func TestApplyRefusesCraftedPlanOutsideCatalog(t *testing.T) {
 		}
 	}
 }
+
+// The Markdown body of a pull request notifies no one: a file under a
+// directory named @someone is named with the mention broken. And a
+// command line of many PATHs (a glob) is cut: no part is over GitHub's
+// comment limit, whatever one line of the head holds.
+func TestMarkdownPlanNoMentionNoHugeLine(t *testing.T) {
+	dir := copyFixtures(t)
+	cat := filepath.Join(dir, "fixtures/catalog")
+	if err := os.Rename(filepath.Join(cat, "acmeCo/lake"), filepath.Join(cat, "@octocat")); err != nil {
+		t.Fatal(err)
+	}
+	root := string(mustRead(t, filepath.Join(cat, "flow.yaml")))
+	if !strings.Contains(root, "acmeCo/lake/flow.yaml") {
+		t.Fatal("the fixture moved: flow.yaml does not import acmeCo/lake/flow.yaml")
+	}
+	os.WriteFile(filepath.Join(cat, "flow.yaml"), []byte(strings.ReplaceAll(root, "acmeCo/lake/flow.yaml", `"@octocat/flow.yaml"`)), 0o644)
+	long := "fixtures/catalog/" + strings.Repeat("./", 100)
+	args := []string{"migrate", "-o", "markdown"}
+	for range 400 {
+		args = append(args, long)
+	}
+	r := schedtoolIn(t, dir, args...)
+	if r.code != 2 || !strings.Contains(r.stdout, "## schedtool migrate plan") {
+		t.Fatalf("migrate -o markdown: exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "@\u2060octocat/flow.yaml") {
+		t.Errorf("the file under @octocat is not named:\n%s", r.stdout)
+	}
+	for i, line := range strings.Split(r.stdout, "\n") {
+		if strings.Contains(line, "@octocat") && !strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "-") && !strings.HasPrefix(line, " ") {
+			t.Errorf("line %d mentions @octocat outside the diff block: %s", i+1, line)
+		}
+	}
+	for i, part := range strings.Split(r.stdout, "<!-- schedtool part") {
+		if len(part) >= savedplan.CommentLimit {
+			t.Errorf("part %d is %d bytes, over GitHub's %d", i, len(part), savedplan.CommentLimit)
+		}
+	}
+	if !strings.Contains(r.stdout, "(cut: ") {
+		t.Errorf("the command line of %d bytes is not said to be cut", 400*len(long))
+	}
+}
