@@ -159,3 +159,56 @@ func TestMarkdownPlanNoMentionNoHugeLine(t *testing.T) {
 		t.Errorf("the command line of %d bytes is not said to be cut", 400*len(long))
 	}
 }
+
+// A crafted --history file: counts no census makes are refused with the
+// file named; an instant 2,000 years back does not give a pace over a
+// span saturated at 292 years; a scope of megabytes is cut in the
+// warning, its escapes escaped.
+func TestCensusHostileHistory(t *testing.T) {
+	dir := copyFixtures(t)
+	r := schedtoolIn(t, dir, "census", "-o", "json", "--summary", "--now", "2026-12-04T00:00:00Z", "fixtures/catalog")
+	if r.code != 0 {
+		t.Fatalf("census --summary: exit %d\n%s", r.code, r.stderr)
+	}
+	write := func(name string, edit func(d map[string]any)) string {
+		var d map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+			t.Fatal(err)
+		}
+		edit(d)
+		b, _ := json.Marshal(d)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		return p
+	}
+	summary := func(d map[string]any) map[string]any { return d["summary"].(map[string]any) }
+	for _, c := range []struct {
+		name string
+		edit func(d map[string]any)
+	}{
+		{"negative.json", func(d map[string]any) { summary(d)["remaining"] = -5 }},
+		{"more-than-tasks.json", func(d map[string]any) { summary(d)["remaining"] = 1e15 }},
+		{"negative-status.json", func(d map[string]any) { summary(d)["byStatus"].(map[string]any)["ready"] = -1 }},
+	} {
+		p := write(c.name, c.edit)
+		got := schedtoolIn(t, dir, "census", "-o", "markdown", "--history", p, "fixtures/catalog")
+		if got.code != 1 || !strings.Contains(got.stderr, c.name+": not a census document") || !strings.Contains(got.stderr, "which no census counts") {
+			t.Errorf("%s: exit %d, want 1 naming the file\n%s", c.name, got.code, got.stderr)
+		}
+	}
+	old := write("old.json", func(d map[string]any) {
+		d["generatedAt"] = "0001-01-01T00:00:00Z"
+		summary(d)["tasks"], summary(d)["remaining"] = 1e15, 1e15
+	})
+	got := schedtoolIn(t, dir, "census", "-o", "markdown", "--now", "2026-12-04T00:00:00Z", "--history", old, "fixtures/catalog")
+	if got.code != 0 || !strings.Contains(got.stdout, "At the pace of the last century or more") || strings.Contains(got.stdout, "106752 days") {
+		t.Errorf("a history point of year 1: exit %d\n%s\n%s", got.code, got.stderr, got.stdout)
+	}
+	huge := write("scope.json", func(d map[string]any) {
+		d["scope"].(map[string]any)["inputs"] = []string{"\x1b]0;pwned\x07\x1b[2J" + strings.Repeat("A", 1<<20)}
+	})
+	got = schedtoolIn(t, dir, "census", "-o", "markdown", "--history", huge, "fixtures/catalog")
+	if got.code != 0 || !strings.Contains(got.stderr, "covers a different scope") || len(got.stderr) > 4000 || strings.Contains(got.stderr, "\x1b") {
+		t.Errorf("a scope of 1 MiB: exit %d, %d bytes of standard error:\n%.600q", got.code, len(got.stderr), got.stderr)
+	}
+}
