@@ -577,6 +577,9 @@ func readRows(p *Plan, opts ApplyOptions) ([]rowNow, error) {
 				now.why = fmt.Sprintf("%s: %s", r.Name, changedText(r.Size, r.SHA256, c.src, Hash(c.src)))
 			default:
 				now.cur = c.src
+				if why := rowUnpaces(d.Name, c, r, opts.Load); why != "" {
+					now.cur, now.why = nil, r.Name+": "+why
+				}
 			}
 			out = append(out, now)
 		}
@@ -588,6 +591,47 @@ type dumpRow struct {
 	name  string
 	src   []byte
 	pubID string
+	paced bool // its runtime or its connector paces it
+}
+
+// rowUnpaces reads the row as the plan's edits would leave it and says
+// why it is refused when the task is paced now and would not be then: a
+// plan is not signed (its digest can be recomputed), so what its edits
+// do is checked, not what it says they do (docs/behaviour.md §7).
+func rowUnpaces(dump string, c dumpRow, r *Row, load catalog.Options) string {
+	if !c.paced {
+		return ""
+	}
+	data, err := Patch(c.src, r.Edits)
+	if err != nil {
+		return "" // refused when written: the edits do not fit the row
+	}
+	load.Select = nil
+	paced, found := false, false
+	err = catalog.ScanDump(bytes.NewReader(append(data, '\n')), dump, catalog.DumpOptions{Options: load}, func(rr *catalog.RowResult) *bool {
+		if rr.Mat == nil || rr.Mat.Name != c.name {
+			return nil
+		}
+		p := rowPaced(rr.Mat)
+		return &p
+	}, func(p *bool) {
+		if p != nil && !found {
+			paced, found = *p, true
+		}
+	})
+	switch {
+	case err != nil || !found:
+		return "the planned edits leave a row that cannot be read as its materialization: refused, whatever the plan says it does"
+	case !paced:
+		return "the planned edits would leave it with no pacing: no working model syncSchedule on the V2 runtime, and its connector's delay zeroed; refused, whatever the plan says it does"
+	}
+	return ""
+}
+
+// rowPaced reports whether the runtime or the connector paces m.
+func rowPaced(m *catalog.Materialization) bool {
+	st := plan.StateOf(m, connector.Builtin())
+	return st.RuntimePaces() || st.ConnectorPaces()
 }
 
 // dumpRows reads a dump file's materializations by catalog name.
@@ -607,7 +651,7 @@ func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
 			if rr.Mat == nil {
 				return nil
 			}
-			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID}
+			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID, paced: rowPaced(rr.Mat)}
 		}, func(d *dumpRow) {
 			if d == nil {
 				return

@@ -212,3 +212,75 @@ func TestCensusHostileHistory(t *testing.T) {
 		t.Errorf("a scope of 1 MiB: exit %d, %d bytes of standard error:\n%.600q", got.code, len(got.stderr), got.stderr)
 	}
 }
+
+// A crafted plan of stored specs whose row edits zero the connector but
+// drop the model schedule is refused: neither the rows file nor the
+// publishable tree gets a row that nothing paces.
+func TestApplyRefusesCraftedRowThatUnpaces(t *testing.T) {
+	dir := copyFixtures(t)
+	// The fixture's dump holds a row that does not parse (exit 1): the
+	// plan is written all the same.
+	if r := schedtoolIn(t, dir, "migrate", "--plan", "rows.plan", "fixtures/live_specs.ndjson"); !strings.Contains(r.stderr, "plan written: rows.plan") {
+		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
+	}
+	var p savedplan.Plan
+	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "rows.plan")), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Dumps) != 1 || len(p.Dumps[0].Rows) == 0 {
+		t.Fatal("the fixture moved: no migrated row")
+	}
+	row := &p.Dumps[0].Rows[0]
+	var keep []savedplan.Edit
+	for _, e := range row.Edits {
+		if !strings.Contains(e.New, "syncSchedule") {
+			keep = append(keep, e)
+		}
+	}
+	if len(keep) == len(row.Edits) {
+		t.Fatal("the fixture moved: the row's edits add no syncSchedule")
+	}
+	var src []byte
+	for _, l := range strings.Split(mustReadString(t, filepath.Join(dir, "fixtures/live_specs.ndjson")), "\n") {
+		if savedplan.Hash([]byte(l)) == row.SHA256 {
+			src = []byte(l)
+		}
+	}
+	if src == nil {
+		t.Fatal("the planned row is not a line of the dump")
+	}
+	data, err := savedplan.Patch(src, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row.Edits, row.Result = keep, savedplan.Hash(data)
+	p.Dumps[0].Rows = p.Dumps[0].Rows[:1]
+	b, err := p.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "crafted.plan"), b, 0o600)
+	for _, out := range []string{"rows.ndjson", "tree"} {
+		args := []string{"apply", "--out", out, "crafted.plan"}
+		if out == "tree" {
+			args = []string{"apply", "--out", out + "/", "crafted.plan"}
+		}
+		r := schedtoolIn(t, dir, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, row.Name+": the planned edits would leave it with no pacing") {
+			t.Errorf("%v: exit %d, want 2 naming the row\n%s", args, r.code, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, out)); err == nil {
+			if files := treeFiles(t, dir); strings.Contains(strings.Join(mapValues(files), "\n"), `"syncFrequency":"0s"`) {
+				t.Errorf("%v wrote a row with its connector zeroed and no model schedule", args)
+			}
+		}
+	}
+}
+
+func mapValues(m map[string]string) []string {
+	var out []string
+	for _, v := range m {
+		out = append(out, v)
+	}
+	return out
+}
