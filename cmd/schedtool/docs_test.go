@@ -475,3 +475,23 @@ func TestHostileInputCount(t *testing.T) {
 		t.Errorf("docs/hostile-input.md says testdata/hostile holds %s hostile inputs; it holds %d", m[1], len(entries))
 	}
 }
+
+// TestRulesDocFixtures checks docs/rules.md's word that the fixtures
+// show every rule but the two whose examples come from elsewhere.
+func TestRulesDocFixtures(t *testing.T) {
+	text := string(mustRead(t, "../../docs/rules.md"))
+	elsewhere := map[string]bool{finding.ConnectorScheduleCrashes: true, finding.DefinedInSeveralCatalogs: true}
+	if !strings.Contains(text, "every rule but `connector-schedule-crashes` and\n`defined-in-several-catalogs`") {
+		t.Fatal("docs/rules.md no longer names the rules the fixtures do not show")
+	}
+	r := schedtool(t, "", "validate", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	if r.code != 2 {
+		t.Fatalf("validate exited %d:\n%s", r.code, r.stderr)
+	}
+	for _, rule := range finding.Rules {
+		shown := strings.Contains(r.stdout, `"`+rule.ID+`"`)
+		if shown == elsewhere[rule.ID] {
+			t.Errorf("the fixtures show %s: %v; docs/rules.md says %v", rule.ID, shown, !elsewhere[rule.ID])
+		}
+	}
+}
