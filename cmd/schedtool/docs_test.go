@@ -495,3 +495,52 @@ func TestRulesDocFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignPackageTable checks that docs/design.md's table of packages
+// names every package of the repository (or a folder above it) and no
+// package that is not there.
+func TestDesignPackageTable(t *testing.T) {
+	table := section(t, string(mustRead(t, "../../docs/design.md")), "## How the code is laid out")
+	table, _, _ = strings.Cut(table, "### Layers")
+	rows := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| ([^|]+) \\|").FindAllStringSubmatch(table, -1) {
+		for _, n := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
+			rows[n[1]] = true
+		}
+	}
+	pkgs := map[string]bool{}
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			rel, _ := filepath.Rel("../..", filepath.Dir(path))
+			pkgs[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range pkgs {
+		covered := false
+		for q := p; q != "." && !covered; q = filepath.ToSlash(filepath.Dir(q)) {
+			covered = rows[q]
+		}
+		if !covered {
+			t.Errorf("docs/design.md's package table has no row for %s", p)
+		}
+	}
+	for r := range rows {
+		there := false
+		for p := range pkgs {
+			there = there || p == r || strings.HasPrefix(p, r+"/")
+		}
+		if !there {
+			t.Errorf("docs/design.md's package table names %s, which is no package or folder of packages", r)
+		}
+	}
+}
