@@ -544,3 +544,41 @@ func TestDesignPackageTable(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectFileMessages runs what docs/project-file.md's two messages
+// come from (a misspelled key at line 7, an exclude of everything in the
+// shipped catalog) and checks that each is what schedtool says, the
+// project file's directory standing in for /src/acme-catalog.
+func TestProjectFileMessages(t *testing.T) {
+	doc := string(mustRead(t, "../../docs/project-file.md"))
+	var samples []string
+	for _, b := range fenced(doc, "") {
+		if strings.HasPrefix(b, "schedtool: ") {
+			samples = append(samples, strings.TrimSpace(b))
+		}
+	}
+	if len(samples) != 2 {
+		t.Fatalf("docs/project-file.md shows %d messages, want 2", len(samples))
+	}
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		file string
+		args []string
+	}{
+		{"paths: [.]\nexclude: []\nexceptions: []\n# a comment\n\ndecisions:\n  zeroFileSink: []\n", []string{"validate"}},
+		{"exclude: [\"**\"]\n", []string{"census", "--fail-if-remaining", "."}},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, ".schedtool.yaml"), []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := schedtoolIn(t, dir, c.args...)
+		want := strings.ReplaceAll(samples[i], "/src/acme-catalog/", abs+string(filepath.Separator))
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("docs/project-file.md shows\n%s\nschedtool %s exited %d:\n%s", samples[i], strings.Join(c.args, " "), r.code, r.stderr)
+		}
+	}
+}
