@@ -582,3 +582,27 @@ func TestProjectFileMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestBehaviourRuleTable checks that docs/behaviour.md §5's table has a
+// row for every rule of finding.Rules, in its order (which says it is
+// §5's), each with its severity first.
+func TestBehaviourRuleTable(t *testing.T) {
+	table := section(t, string(mustRead(t, "../../docs/behaviour.md")), "## 5. ")
+	var got []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| ([^|]+) \\|").FindAllStringSubmatch(table, -1) {
+		got = append(got, m[1])
+		i := slices.IndexFunc(finding.Rules, func(r finding.RuleInfo) bool { return r.ID == m[1] })
+		if i < 0 {
+			t.Errorf("behaviour §5 has a row for %s, which is no rule", m[1])
+		} else if sev := finding.Rules[i].Severity.String(); !strings.Contains(m[2], sev) {
+			t.Errorf("behaviour §5 gives %s severity %q, finding.Rules %s", m[1], m[2], sev)
+		}
+	}
+	var want []string
+	for _, r := range finding.Rules {
+		want = append(want, r.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("behaviour §5's rules are\n%q\nfinding.Rules'\n%q", got, want)
+	}
+}
