@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
 )
 
 // The documents show commands; these tests run them, so that a command
@@ -604,5 +605,31 @@ func TestBehaviourRuleTable(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("behaviour §5's rules are\n%q\nfinding.Rules'\n%q", got, want)
+	}
+}
+
+// TestStatusDocs checks that every census status is explained where the
+// documents list them: behaviour §8's decision list (in plan.decide's
+// order: a broken model schedule first, blocked-v1, conflict, migrated,
+// unaffected, stacked, ready, the rest), the rollout guide's table and
+// the README's quick start.
+func TestStatusDocs(t *testing.T) {
+	all := []plan.Status{plan.StatusNeedsReview, plan.StatusBlockedV1, plan.StatusConflict, plan.StatusStacked, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag}
+	list := section(t, string(mustRead(t, "../../docs/behaviour.md")), "## 8. ")
+	var order []string
+	for _, m := range regexp.MustCompile("(?m)^[0-9]\\. `([^`]+)`").FindAllStringSubmatch(list, -1) {
+		order = append(order, m[1])
+	}
+	want := []string{"needs-review", "blocked-v1", "conflict", "migrated", "unaffected", "stacked", "ready", "needs-review"}
+	if !slices.Equal(order, want) {
+		t.Errorf("behaviour §8 decides %q, plan.decide %q", order, want)
+	}
+	for _, doc := range []string{"docs/behaviour.md", "docs/rollout.md", "README.md"} {
+		text := string(mustRead(t, "../../"+doc))
+		for _, s := range all {
+			if !strings.Contains(text, "`"+string(s)+"`") {
+				t.Errorf("%s does not name the status %s", doc, s)
+			}
+		}
 	}
 }
