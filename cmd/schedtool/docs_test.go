@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/plan"
 )
@@ -623,6 +624,29 @@ func TestStatusDocs(t *testing.T) {
 	want := []string{"needs-review", "blocked-v1", "conflict", "migrated", "unaffected", "stacked", "ready", "needs-review"}
 	if !slices.Equal(order, want) {
 		t.Errorf("behaviour §8 decides %q, plan.decide %q", order, want)
+	}
+	// The order tables list them in: census's table over a generated
+	// dump, which has every status.
+	var dump bytes.Buffer
+	if err := gen.Write(&dump, 3000, 1); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dump.ndjson")
+	if err := os.WriteFile(path, dump.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := schedtool(t, "", "census", path)
+	var shown []string
+	for _, m := range regexp.MustCompile(`(?m)^([a-z0-9-]+(?: \(needs --zero-file-sinks\))?) {2,}[0-9]+$`).FindAllStringSubmatch(r.stdout, -1) {
+		if slices.Contains(all, plan.Status(m[1])) {
+			shown = append(shown, "`"+m[1]+"`")
+		}
+	}
+	listed := "Tables and summaries list the statuses in an order of their own:\n"
+	if i := strings.Index(list, listed); i < 0 {
+		t.Error("behaviour §8 no longer says in which order tables list the statuses")
+	} else if got, _, _ := strings.Cut(list[i+len(listed):], "."); strings.Join(strings.Fields(got), " ") != strings.Join(shown, ", ") {
+		t.Errorf("behaviour §8 lists the statuses as %s; census's table as %s", got, strings.Join(shown, ", "))
 	}
 	for _, doc := range []string{"docs/behaviour.md", "docs/rollout.md", "README.md"} {
 		text := string(mustRead(t, "../../"+doc))
