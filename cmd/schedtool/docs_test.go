@@ -498,10 +498,10 @@ func TestRulesDocFixtures(t *testing.T) {
 	}
 }
 
-// TestDesignPackageTable checks that docs/design.md's table of packages
+// TestDocDesignPackageTable checks that docs/design.md's table of packages
 // names every package of the repository (or a folder above it) and no
 // package that is not there.
-func TestDesignPackageTable(t *testing.T) {
+func TestDocDesignPackageTable(t *testing.T) {
 	table := section(t, string(mustRead(t, "../../docs/design.md")), "## How the code is laid out")
 	table, _, _ = strings.Cut(table, "### Layers")
 	rows := map[string]bool{}
@@ -547,11 +547,11 @@ func TestDesignPackageTable(t *testing.T) {
 	}
 }
 
-// TestProjectFileMessages runs what docs/project-file.md's two messages
+// TestDocProjectFileMessages runs what docs/project-file.md's two messages
 // come from (a misspelled key at line 7, an exclude of everything in the
 // shipped catalog) and checks that each is what schedtool says, the
 // project file's directory standing in for /src/acme-catalog.
-func TestProjectFileMessages(t *testing.T) {
+func TestDocProjectFileMessages(t *testing.T) {
 	doc := string(mustRead(t, "../../docs/project-file.md"))
 	var samples []string
 	for _, b := range fenced(doc, "") {
@@ -585,10 +585,10 @@ func TestProjectFileMessages(t *testing.T) {
 	}
 }
 
-// TestBehaviourRuleTable checks that docs/behaviour.md §5's table has a
+// TestDocBehaviourRuleTable checks that docs/behaviour.md §5's table has a
 // row for every rule of finding.Rules, in its order (which says it is
 // §5's), each with its severity first.
-func TestBehaviourRuleTable(t *testing.T) {
+func TestDocBehaviourRuleTable(t *testing.T) {
 	table := section(t, string(mustRead(t, "../../docs/behaviour.md")), "## 5. ")
 	var got []string
 	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| ([^|]+) \\|").FindAllStringSubmatch(table, -1) {
