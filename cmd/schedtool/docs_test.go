@@ -657,3 +657,34 @@ func TestStatusDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDocMigratePrints runs the catalog docs/migrate-exit-codes.md's
+// sample of what migrate prints comes from (two tasks to migrate, one of
+// them through its own config file; a conflict at cat/flow.yaml:3; a
+// sealed file sink at cat/flow.yaml:40) and checks standard error is the
+// sample, line for line.
+func TestDocMigratePrints(t *testing.T) {
+	doc := section(t, string(mustRead(t, "../../docs/migrate-exit-codes.md")), "## What migrate prints")
+	blocks := fenced(doc, "")
+	if len(blocks) == 0 {
+		t.Fatal("docs/migrate-exit-codes.md shows no output under What migrate prints")
+	}
+	top := "materializations:\n" + conflicting("acme/c")
+	for strings.Count(top, "\n") < 38 {
+		top += "# padding\n"
+	}
+	top += fileSink("acme/f", ` {bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`)
+	top += "import: [z/flow.yaml, b/flow.yaml]\n"
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":           "x\n",
+		"cat/flow.yaml":       top,
+		"cat/z/flow.yaml":     "materializations:\n" + snowflake("acme/z", sfImage),
+		"cat/b/flow.yaml":     "materializations:\n" + withConfigFile("acme/b", "b.config.yaml"),
+		"cat/b/b.config.yaml": "syncSchedule:\n  syncFrequency: 2h\n",
+	})
+	r := schedtoolIn(t, dir, "migrate", "--write", "cat")
+	if r.code != 2 || r.stderr != blocks[0] {
+		t.Errorf("docs/migrate-exit-codes.md shows\n%s\nmigrate --write exited %d with\n%s", blocks[0], r.code, r.stderr)
+	}
+}
