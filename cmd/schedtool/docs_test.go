@@ -481,7 +481,8 @@ func TestHostileInputCount(t *testing.T) {
 // TestRulesDocFixtures checks docs/rules.md's word that the fixtures
 // show every rule but the two whose examples come from elsewhere.
 func TestRulesDocFixtures(t *testing.T) {
-	text := string(mustRead(t, "../../docs/rules.md"))
+	doc := string(mustRead(t, "../../docs/rules.md"))
+	text := doc
 	elsewhere := map[string]bool{finding.ConnectorScheduleCrashes: true, finding.DefinedInSeveralCatalogs: true}
 	if !strings.Contains(text, "every rule but `connector-schedule-crashes` and\n`defined-in-several-catalogs`") {
 		t.Fatal("docs/rules.md no longer names the rules the fixtures do not show")
@@ -495,6 +496,23 @@ func TestRulesDocFixtures(t *testing.T) {
 		if shown == elsewhere[rule.ID] {
 			t.Errorf("the fixtures show %s: %v; docs/rules.md says %v", rule.ID, shown, !elsewhere[rule.ID])
 		}
+	}
+	// Each example from the fixtures is a line validate writes.
+	out := schedtool(t, "", "validate", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	lines := strings.Split(out.stdout, "\n")
+	n := 0
+	for _, block := range plainBlocks(doc) {
+		for _, line := range strings.Split(block, "\n") {
+			if strings.HasPrefix(line, "fixtures/") {
+				n++
+				if !slices.Contains(lines, line) {
+					t.Errorf("docs/rules.md shows\n%s\nwhich validate does not write", line)
+				}
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("docs/rules.md shows %d examples from the fixtures, want one for each rule they show", n)
 	}
 }
 
@@ -554,7 +572,7 @@ func TestDocDesignPackageTable(t *testing.T) {
 func TestDocProjectFileMessages(t *testing.T) {
 	doc := string(mustRead(t, "../../docs/project-file.md"))
 	var samples []string
-	for _, b := range fenced(doc, "") {
+	for _, b := range plainBlocks(doc) {
 		if strings.HasPrefix(b, "schedtool: ") {
 			samples = append(samples, strings.TrimSpace(b))
 		}
@@ -665,7 +683,7 @@ func TestStatusDocs(t *testing.T) {
 // sample, line for line.
 func TestDocMigratePrints(t *testing.T) {
 	doc := section(t, string(mustRead(t, "../../docs/migrate-exit-codes.md")), "## What migrate prints")
-	blocks := fenced(doc, "")
+	blocks := plainBlocks(doc)
 	if len(blocks) == 0 {
 		t.Fatal("docs/migrate-exit-codes.md shows no output under What migrate prints")
 	}
@@ -687,4 +705,29 @@ func TestDocMigratePrints(t *testing.T) {
 	if r.code != 2 || r.stderr != blocks[0] {
 		t.Errorf("docs/migrate-exit-codes.md shows\n%s\nmigrate --write exited %d with\n%s", blocks[0], r.code, r.stderr)
 	}
+}
+
+// plainBlocks is the text of every fenced code block of md with no info
+// string, found by walking the fences in order (so that the closing fence
+// of a ```yaml block never opens one).
+func plainBlocks(md string) []string {
+	var blocks []string
+	var cur []string
+	open, plain := false, false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if open && plain {
+				blocks = append(blocks, strings.Join(cur, "\n")+"\n")
+			}
+			if !open {
+				plain, cur = strings.TrimSpace(line) == "```", nil
+			}
+			open = !open
+			continue
+		}
+		if open {
+			cur = append(cur, line)
+		}
+	}
+	return blocks
 }
