@@ -5,7 +5,7 @@
 // Rows come out as the lines of a dump, so every command reads them as it
 // reads a dump, in bounded memory.
 //
-// docs/behaviour.md §12 pages by keyset on catalog_name. That order costs the server a
+// docs/behaviour.md §12 first paged by keyset on catalog_name. That order costs the server a
 // random heap fetch per row through the catalog_name index, which alone
 // takes longer than twice the whole census of a dump of the same rows
 // (README, "Census from PostgreSQL"); a sequential read streams the rows

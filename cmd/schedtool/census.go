@@ -49,13 +49,13 @@ syncSchedule, and a status, decided in this order:
                 with a materialization schedule and no connector delay
                 (nothing paces it: migrate --enable-runtime-v2)
   conflict      a materialization schedule and a configured connector schedule
-  stacked       a materialization schedule and a non-zero connector delay
   migrated      a materialization schedule, no connector delay
   unaffected    neither
+  stacked       a materialization schedule and a non-zero connector delay
   ready         a V2 task whose connector schedule schedtool migrate converts
   ready (needs --zero-file-sinks)
                 a V2 file sink migrate converts with --zero-file-sinks (a
-                sealed config or a stored spec)
+                sealed config, a stored spec, or no enum: s3-iceberg)
   needs-review  the rest (not convertible, sealed, invalid, a plaintext
                 file-sink config), with the reason
 

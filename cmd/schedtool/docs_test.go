@@ -14,7 +14,9 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/plan"
 )
 
 // The documents show commands; these tests run them, so that a command
@@ -474,4 +476,258 @@ func TestHostileInputCount(t *testing.T) {
 	if string(m[1]) != fmt.Sprint(len(entries)) {
 		t.Errorf("docs/hostile-input.md says testdata/hostile holds %s hostile inputs; it holds %d", m[1], len(entries))
 	}
+}
+
+// TestRulesDocFixtures checks docs/rules.md's word that the fixtures
+// show every rule but the two whose examples come from elsewhere.
+func TestRulesDocFixtures(t *testing.T) {
+	doc := string(mustRead(t, "../../docs/rules.md"))
+	text := doc
+	elsewhere := map[string]bool{finding.ConnectorScheduleCrashes: true, finding.DefinedInSeveralCatalogs: true}
+	if !strings.Contains(text, "every rule but `connector-schedule-crashes` and\n`defined-in-several-catalogs`") {
+		t.Fatal("docs/rules.md no longer names the rules the fixtures do not show")
+	}
+	r := schedtool(t, "", "validate", "-o", "json", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	if r.code != 2 {
+		t.Fatalf("validate exited %d:\n%s", r.code, r.stderr)
+	}
+	for _, rule := range finding.Rules {
+		shown := strings.Contains(r.stdout, `"`+rule.ID+`"`)
+		if shown == elsewhere[rule.ID] {
+			t.Errorf("the fixtures show %s: %v; docs/rules.md says %v", rule.ID, shown, !elsewhere[rule.ID])
+		}
+	}
+	// Each example from the fixtures is a line validate writes.
+	out := schedtool(t, "", "validate", "fixtures/catalog", "fixtures/live_specs.ndjson")
+	lines := strings.Split(out.stdout, "\n")
+	n := 0
+	for _, block := range plainBlocks(doc) {
+		for _, line := range strings.Split(block, "\n") {
+			if strings.HasPrefix(line, "fixtures/") {
+				n++
+				if !slices.Contains(lines, line) {
+					t.Errorf("docs/rules.md shows\n%s\nwhich validate does not write", line)
+				}
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("docs/rules.md shows %d examples from the fixtures, want one for each rule they show", n)
+	}
+}
+
+// TestDocDesignPackageTable checks that docs/design.md's table of packages
+// names every package of the repository (or a folder above it) and no
+// package that is not there.
+func TestDocDesignPackageTable(t *testing.T) {
+	table := section(t, string(mustRead(t, "../../docs/design.md")), "## How the code is laid out")
+	table, _, _ = strings.Cut(table, "### Layers")
+	rows := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| ([^|]+) \\|").FindAllStringSubmatch(table, -1) {
+		for _, n := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
+			rows[n[1]] = true
+		}
+	}
+	pkgs := map[string]bool{}
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			rel, _ := filepath.Rel("../..", filepath.Dir(path))
+			pkgs[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range pkgs {
+		covered := false
+		for q := p; q != "." && !covered; q = filepath.ToSlash(filepath.Dir(q)) {
+			covered = rows[q]
+		}
+		if !covered {
+			t.Errorf("docs/design.md's package table has no row for %s", p)
+		}
+	}
+	for r := range rows {
+		there := false
+		for p := range pkgs {
+			there = there || p == r || strings.HasPrefix(p, r+"/")
+		}
+		if !there {
+			t.Errorf("docs/design.md's package table names %s, which is no package or folder of packages", r)
+		}
+	}
+}
+
+// TestDocProjectFileMessages runs what docs/project-file.md's two messages
+// come from (a misspelled key at line 7, an exclude of everything in the
+// shipped catalog) and checks that each is what schedtool says, the
+// project file's directory standing in for /src/acme-catalog.
+func TestDocProjectFileMessages(t *testing.T) {
+	doc := string(mustRead(t, "../../docs/project-file.md"))
+	var samples []string
+	for _, b := range plainBlocks(doc) {
+		if strings.HasPrefix(b, "schedtool: ") {
+			samples = append(samples, strings.TrimSpace(b))
+		}
+	}
+	if len(samples) != 2 {
+		t.Fatalf("docs/project-file.md shows %d messages, want 2", len(samples))
+	}
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		file string
+		args []string
+	}{
+		{"paths: [.]\nexclude: []\nexceptions: []\n# a comment\n\ndecisions:\n  zeroFileSink: []\n", []string{"validate"}},
+		{"exclude: [\"**\"]\n", []string{"census", "--fail-if-remaining", "."}},
+	} {
+		if err := os.WriteFile(filepath.Join(dir, ".schedtool.yaml"), []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := schedtoolIn(t, dir, c.args...)
+		want := strings.ReplaceAll(samples[i], "/src/acme-catalog/", abs+string(filepath.Separator))
+		if r.code == 0 || !strings.Contains(r.stderr, want) {
+			t.Errorf("docs/project-file.md shows\n%s\nschedtool %s exited %d:\n%s", samples[i], strings.Join(c.args, " "), r.code, r.stderr)
+		}
+	}
+}
+
+// TestDocBehaviourRuleTable checks that docs/behaviour.md §5's table has a
+// row for every rule of finding.Rules, in its order (which says it is
+// §5's), each with its severity first.
+func TestDocBehaviourRuleTable(t *testing.T) {
+	table := section(t, string(mustRead(t, "../../docs/behaviour.md")), "## 5. ")
+	var got []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\| ([^|]+) \\|").FindAllStringSubmatch(table, -1) {
+		got = append(got, m[1])
+		i := slices.IndexFunc(finding.Rules, func(r finding.RuleInfo) bool { return r.ID == m[1] })
+		if i < 0 {
+			t.Errorf("behaviour §5 has a row for %s, which is no rule", m[1])
+		} else if sev := finding.Rules[i].Severity.String(); !strings.Contains(m[2], sev) {
+			t.Errorf("behaviour §5 gives %s severity %q, finding.Rules %s", m[1], m[2], sev)
+		}
+	}
+	var want []string
+	for _, r := range finding.Rules {
+		want = append(want, r.ID)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("behaviour §5's rules are\n%q\nfinding.Rules'\n%q", got, want)
+	}
+}
+
+// TestStatusDocs checks that every census status is explained where the
+// documents list them: behaviour §8's decision list (in plan.decide's
+// order: a broken model schedule first, blocked-v1, conflict, migrated,
+// unaffected, stacked, ready, the rest), the rollout guide's table and
+// the README's quick start.
+func TestStatusDocs(t *testing.T) {
+	all := []plan.Status{plan.StatusNeedsReview, plan.StatusBlockedV1, plan.StatusConflict, plan.StatusStacked, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag}
+	list := section(t, string(mustRead(t, "../../docs/behaviour.md")), "## 8. ")
+	var order []string
+	for _, m := range regexp.MustCompile("(?m)^[0-9]\\. `([^`]+)`").FindAllStringSubmatch(list, -1) {
+		order = append(order, m[1])
+	}
+	want := []string{"needs-review", "blocked-v1", "conflict", "migrated", "unaffected", "stacked", "ready", "needs-review"}
+	if !slices.Equal(order, want) {
+		t.Errorf("behaviour §8 decides %q, plan.decide %q", order, want)
+	}
+	// The order tables list them in: census's table over a generated
+	// dump, which has every status.
+	var dump bytes.Buffer
+	if err := gen.Write(&dump, 3000, 1); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dump.ndjson")
+	if err := os.WriteFile(path, dump.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := schedtool(t, "", "census", path)
+	var shown []string
+	for _, m := range regexp.MustCompile(`(?m)^([a-z0-9-]+(?: \(needs --zero-file-sinks\))?) {2,}[0-9]+$`).FindAllStringSubmatch(r.stdout, -1) {
+		if slices.Contains(all, plan.Status(m[1])) {
+			shown = append(shown, "`"+m[1]+"`")
+		}
+	}
+	listed := "Tables and summaries list the statuses in an order of their own:\n"
+	if i := strings.Index(list, listed); i < 0 {
+		t.Error("behaviour §8 no longer says in which order tables list the statuses")
+	} else if got, _, _ := strings.Cut(list[i+len(listed):], "."); strings.Join(strings.Fields(got), " ") != strings.Join(shown, ", ") {
+		t.Errorf("behaviour §8 lists the statuses as %s; census's table as %s", got, strings.Join(shown, ", "))
+	}
+	for _, doc := range []string{"docs/behaviour.md", "docs/rollout.md", "README.md"} {
+		text := string(mustRead(t, "../../"+doc))
+		for _, s := range all {
+			if !strings.Contains(text, "`"+string(s)+"`") {
+				t.Errorf("%s does not name the status %s", doc, s)
+			}
+		}
+	}
+}
+
+// TestDocMigratePrints runs the catalog docs/migrate-exit-codes.md's
+// sample of what migrate prints comes from (two tasks to migrate, one of
+// them through its own config file; a conflict at cat/flow.yaml:3; a
+// sealed file sink at cat/flow.yaml:40) and checks standard error is the
+// sample, line for line.
+func TestDocMigratePrints(t *testing.T) {
+	doc := section(t, string(mustRead(t, "../../docs/migrate-exit-codes.md")), "## What migrate prints")
+	blocks := plainBlocks(doc)
+	if len(blocks) == 0 {
+		t.Fatal("docs/migrate-exit-codes.md shows no output under What migrate prints")
+	}
+	top := "materializations:\n" + conflicting("acme/c")
+	for strings.Count(top, "\n") < 38 {
+		top += "# padding\n"
+	}
+	top += fileSink("acme/f", ` {bucket: "ENC[AES256_GCM,data:x]", uploadInterval: 15m, sops: {mac: x}}`)
+	top += "import: [z/flow.yaml, b/flow.yaml]\n"
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":           "x\n",
+		"cat/flow.yaml":       top,
+		"cat/z/flow.yaml":     "materializations:\n" + snowflake("acme/z", sfImage),
+		"cat/b/flow.yaml":     "materializations:\n" + withConfigFile("acme/b", "b.config.yaml"),
+		"cat/b/b.config.yaml": "syncSchedule:\n  syncFrequency: 2h\n",
+	})
+	r := schedtoolIn(t, dir, "migrate", "--write", "cat")
+	if r.code != 2 || r.stderr != blocks[0] {
+		t.Errorf("docs/migrate-exit-codes.md shows\n%s\nmigrate --write exited %d with\n%s", blocks[0], r.code, r.stderr)
+	}
+}
+
+// plainBlocks is the text of every fenced code block of md with no info
+// string, found by walking the fences in order (so that the closing fence
+// of a ```yaml block never opens one).
+func plainBlocks(md string) []string {
+	var blocks []string
+	var cur []string
+	open, plain := false, false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			if open && plain {
+				blocks = append(blocks, strings.Join(cur, "\n")+"\n")
+			}
+			if !open {
+				plain, cur = strings.TrimSpace(line) == "```", nil
+			}
+			open = !open
+			continue
+		}
+		if open {
+			cur = append(cur, line)
+		}
+	}
+	return blocks
 }
