@@ -217,6 +217,11 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 	if path == "-" {
 		return in.Stdin, nil
 	}
+	if l.opts.Overlay != nil {
+		if b, ok := l.opts.Overlay(path); ok {
+			return b, nil
+		}
+	}
 	b, err := ReadRegular(path, l.opts.MaxFileSize, "--max-file-size")
 	if err != nil {
 		var nr *NotRegularError

@@ -41,6 +41,10 @@ type Options struct {
 	// not read as tasks, yet they stay users of the config files they
 	// name (Users reads them, and they hold a shared file back).
 	Exclude func(file string) bool
+	// Overlay, when set, gives the bytes Load reads for a source or
+	// config file instead of the file's own (apply's check of what a
+	// plan's edits would leave, before writing them).
+	Overlay func(path string) ([]byte, bool)
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.

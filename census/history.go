@@ -120,8 +120,14 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 		return Snapshot{}, notCensus("it has no summary with tasks, remaining and byStatus")
 	}
 	s := Snapshot{At: doc.GeneratedAt.UTC(), Tasks: *doc.Summary.Tasks, Remaining: *doc.Summary.Remaining, ByStatus: map[string]int{}, Scope: doc.Scope}
+	if s.Tasks < 0 || s.Remaining < 0 || s.Remaining > s.Tasks {
+		return Snapshot{}, notCensus(fmt.Sprintf("its summary counts %d tasks and %d remaining, which no census counts", s.Tasks, s.Remaining))
+	}
 	for _, st := range Statuses {
 		s.ByStatus[st] = doc.Summary.ByStatus[st]
+		if n := s.ByStatus[st]; n < 0 || n > s.Tasks {
+			return Snapshot{}, notCensus(fmt.Sprintf("its summary counts %d %s tasks of %d, which no census counts", n, st, s.Tasks))
+		}
 	}
 	return s, nil
 }

@@ -270,16 +270,18 @@ func Projection(pts []Snapshot) string {
 		}
 		first = pts[i]
 	}
-	span := last.At.Sub(first.At)
-	if span <= 0 {
+	// In seconds, not a Duration: one saturates at 292 years, and a
+	// history file may say any instant.
+	secs := float64(last.At.Unix()-first.At.Unix()) + float64(last.At.Nanosecond()-first.At.Nanosecond())/1e9
+	if secs <= 0 {
 		return ""
 	}
-	over := spanWords(span)
+	over := spanWords(time.Duration(min(secs, float64(math.MaxInt64/int64(time.Second))) * float64(time.Second)))
 	fell := first.Remaining - last.Remaining
 	if fell <= 0 {
 		return fmt.Sprintf("Stalled: the remaining count has not fallen over the last %s (%d then, %d now).", over, first.Remaining, last.Remaining)
 	}
-	perDay := float64(fell) / span.Hours() * 24
+	perDay := float64(fell) / secs * 86400
 	days := float64(last.Remaining) / perDay
 	if days > 100*365 {
 		return fmt.Sprintf("At the pace of the last %s (%d fewer), zero is more than a century away.", over, fell)
@@ -297,6 +299,9 @@ func perWeek(v float64) string {
 
 // spanWords is a span as people say it: "3 weeks", "1 week", "5 days".
 func spanWords(d time.Duration) string {
+	if d >= 100*365*24*time.Hour {
+		return "century or more"
+	}
 	days := d.Hours() / 24
 	if w := days / 7; w >= 1 && math.Abs(w-math.Round(w)) < 0.15 {
 		n := int(math.Round(w))

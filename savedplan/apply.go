@@ -123,7 +123,172 @@ func lookAll(p *Plan, load catalog.Options) [][]state {
 			states[gi][i] = s
 		}
 	}
+	checkResults(p, load, states)
 	return states
+}
+
+// checkResults reads the plan's catalog again, as it is and as the
+// groups about to be written would leave it, and refuses (as changed) a
+// group that edits a file the catalog does not read, or that leaves a
+// task paced now with nothing pacing it: the plan's own account of what
+// it zeroes (Zeroes, Models) is not trusted, since a plan is not signed
+// and anyone can recompute its digest (docs/behaviour.md §7, "Saved
+// plans"). A group is checked with the others that would be written;
+// refusing one checks the rest again without it.
+func checkResults(p *Plan, load catalog.Options, states [][]state) {
+	var todo []int
+	for gi := range p.Groups {
+		if p.Groups[gi].Refused != "" {
+			continue
+		}
+		pending, changed := 0, false
+		for _, s := range states[gi] {
+			pending += b2i(s.what == "pending")
+			changed = changed || s.what == "changed"
+		}
+		if pending > 0 && !changed {
+			todo = append(todo, gi)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	refuse := func(gi, fi int, why string) {
+		states[gi][fi].what, states[gi][fi].why = "changed", why
+	}
+	var args []string
+	for _, a := range p.Args {
+		if a != "-" && !catalog.IsDBURL(a) {
+			args = append(args, a)
+		}
+	}
+	var sources []catalog.Input
+	var err error
+	if len(args) > 0 {
+		var inputs []catalog.Input
+		if inputs, err = catalog.Resolve(args, load); err == nil {
+			for _, in := range inputs {
+				if len(in.Sources) > 0 {
+					sources = append(sources, in)
+				}
+			}
+		}
+	}
+	if len(sources) == 0 {
+		why := "the plan names no catalog PATH to read again, so what its edits leave cannot be checked"
+		if err != nil {
+			why = "the plan's catalog cannot be read again to check what its edits leave: " + err.Error()
+		}
+		for _, gi := range todo {
+			refuse(gi, 0, why)
+		}
+		return
+	}
+	before := catalog.Load(sources, load)
+	read := map[catalog.FileID]bool{}
+	for _, f := range before.Files {
+		if id, ok := catalog.Identify(f); ok {
+			read[id] = true
+		}
+	}
+	// Every file a group writes is one the catalog reads.
+	kept := todo[:0]
+	for _, gi := range todo {
+		ok := true
+		for fi, s := range states[gi] {
+			if id, known := catalog.Identify(s.f.Path); !known || !read[id] {
+				refuse(gi, fi, "not a source or config file of the plan's catalog (its PATHs read again): apply edits only the catalog's files")
+				ok = false
+				break
+			}
+		}
+		if ok {
+			kept = append(kept, gi)
+		}
+	}
+	todo = kept
+	reg := connector.Builtin()
+	type def struct {
+		name string
+		src  catalog.FileID
+	}
+	paced := func(m *catalog.Materialization) bool {
+		st := plan.StateOf(m, reg)
+		return st.RuntimePaces() || st.ConnectorPaces()
+	}
+	was := map[def]bool{}
+	for _, m := range before.Materializations {
+		if id, ok := catalog.Identify(m.Source.File); ok {
+			was[def{m.Name, id}] = was[def{m.Name, id}] || paced(m)
+		}
+	}
+	for len(todo) > 0 {
+		results := map[catalog.FileID][]byte{}
+		owner := map[catalog.FileID][]int{} // group, file
+		for _, gi := range todo {
+			for fi, s := range states[gi] {
+				id, _ := catalog.Identify(s.f.Path)
+				owner[id] = []int{gi, fi}
+				if s.what == "pending" {
+					if data, err := Patch(s.cur, s.f.Edits); err == nil {
+						results[id] = data
+					}
+				}
+			}
+		}
+		after := load
+		after.Overlay = func(path string) ([]byte, bool) {
+			id, ok := catalog.Identify(path)
+			b, ok2 := results[id]
+			return b, ok && ok2
+		}
+		cat := catalog.Load(sources, after)
+		bad := map[int][]string{}
+		badFile := map[int]int{}
+		for _, m := range cat.Materializations {
+			var touch [][]int
+			sid, sok := catalog.Identify(m.Source.File)
+			if o, ok := owner[sid]; sok && ok {
+				touch = append(touch, o)
+			}
+			if m.Config != nil && m.Config.File != nil {
+				if cid, ok := catalog.Identify(m.Config.File.Doc.File); ok && owner[cid] != nil {
+					touch = append(touch, owner[cid])
+				}
+			}
+			if len(touch) == 0 || paced(m) {
+				continue
+			}
+			if p, ok := was[def{m.Name, sid}]; ok && !p {
+				continue // nothing paced it before the plan either
+			}
+			for _, o := range touch {
+				if _, seen := badFile[o[0]]; !seen {
+					badFile[o[0]] = o[1]
+				}
+				bad[o[0]] = append(bad[o[0]], fmt.Sprintf("%s (%s:%d)", m.Name, m.Source.File, m.Spec.Line()))
+			}
+		}
+		if len(bad) == 0 {
+			return
+		}
+		kept := todo[:0]
+		for _, gi := range todo {
+			if ts, ok := bad[gi]; ok {
+				refuse(gi, badFile[gi], "the planned edits would leave "+strings.Join(ts, ", ")+" with no pacing: no working model syncSchedule on the V2 runtime, and its connector's delay zeroed; refused, whatever the plan says it does")
+				continue
+			}
+			kept = append(kept, gi)
+		}
+		todo = kept
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // changedText says how the bytes now differ from those planned on.
@@ -412,6 +577,9 @@ func readRows(p *Plan, opts ApplyOptions) ([]rowNow, error) {
 				now.why = fmt.Sprintf("%s: %s", r.Name, changedText(r.Size, r.SHA256, c.src, Hash(c.src)))
 			default:
 				now.cur = c.src
+				if why := rowUnpaces(d.Name, c, r, opts.Load); why != "" {
+					now.cur, now.why = nil, r.Name+": "+why
+				}
 			}
 			out = append(out, now)
 		}
@@ -423,6 +591,47 @@ type dumpRow struct {
 	name  string
 	src   []byte
 	pubID string
+	paced bool // its runtime or its connector paces it
+}
+
+// rowUnpaces reads the row as the plan's edits would leave it and says
+// why it is refused when the task is paced now and would not be then: a
+// plan is not signed (its digest can be recomputed), so what its edits
+// do is checked, not what it says they do (docs/behaviour.md §7).
+func rowUnpaces(dump string, c dumpRow, r *Row, load catalog.Options) string {
+	if !c.paced {
+		return ""
+	}
+	data, err := Patch(c.src, r.Edits)
+	if err != nil {
+		return "" // refused when written: the edits do not fit the row
+	}
+	load.Select = nil
+	paced, found := false, false
+	err = catalog.ScanDump(bytes.NewReader(append(data, '\n')), dump, catalog.DumpOptions{Options: load}, func(rr *catalog.RowResult) *bool {
+		if rr.Mat == nil || rr.Mat.Name != c.name {
+			return nil
+		}
+		p := rowPaced(rr.Mat)
+		return &p
+	}, func(p *bool) {
+		if p != nil && !found {
+			paced, found = *p, true
+		}
+	})
+	switch {
+	case err != nil || !found:
+		return "the planned edits leave a row that cannot be read as its materialization: refused, whatever the plan says it does"
+	case !paced:
+		return "the planned edits would leave it with no pacing: no working model syncSchedule on the V2 runtime, and its connector's delay zeroed; refused, whatever the plan says it does"
+	}
+	return ""
+}
+
+// rowPaced reports whether the runtime or the connector paces m.
+func rowPaced(m *catalog.Materialization) bool {
+	st := plan.StateOf(m, connector.Builtin())
+	return st.RuntimePaces() || st.ConnectorPaces()
 }
 
 // dumpRows reads a dump file's materializations by catalog name.
@@ -442,7 +651,7 @@ func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
 			if rr.Mat == nil {
 				return nil
 			}
-			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID}
+			return &dumpRow{name: rr.Mat.Name, src: bytes.Clone(rr.Mat.Source.Src), pubID: rr.Mat.Row.LastPubID, paced: rowPaced(rr.Mat)}
 		}, func(d *dumpRow) {
 			if d == nil {
 				return

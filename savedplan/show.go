@@ -97,7 +97,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 	add("")
 	add("%s", summaryLine(p))
 	add("")
-	add("Plan `%s`, made by schedtool %s from `schedtool migrate%s`.", p.Digest, mdText(p.Schedtool), mdCode(commandLine(p)))
+	add("Plan `%s`, made by schedtool %s from `schedtool migrate%s`%s.", p.Digest, mdText(p.Schedtool), mdCode(cut(commandLine(p), maxCommandLine)), moreCommand(p))
 	add("")
 	add("### Verify")
 	add("")
@@ -149,7 +149,18 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 	return pack(head, diff, limit)
 }
 
+// moreCommand says that the command line was cut, and where it is whole.
+func moreCommand(p *Plan) string {
+	if n := len(commandLine(p)); n > maxCommandLine {
+		return fmt.Sprintf(" (cut: %d bytes; `schedtool show PLAN -o json` has its flags and PATHs)", n)
+	}
+	return ""
+}
+
 const (
+	// maxCommandLine bounds the plan's command line in Markdown: a glob
+	// of thousands of PATHs is one line no part could hold.
+	maxCommandLine    = 2000
 	maxReasons        = 20
 	maxTasksPerReason = 10
 )
@@ -246,13 +257,14 @@ func commandLine(p *Plan) string {
 	return b.String()
 }
 
-// mdText is text safe in a Markdown line: controls escaped, and the
-// characters that would start markup (HTML, links, emphasis) escaped.
-func mdText(s string) string {
-	s = report.Escape(s)
-	r := strings.NewReplacer("\\", "\\\\", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_", "`", "\\`", "|", "\\|")
-	return r.Replace(s)
-}
+// mdText is text safe in a Markdown line: controls escaped, the
+// characters that would start markup (HTML, links, emphasis) escaped,
+// and autolinks and @mentions broken by a word joiner (U+2060), so that
+// a file or directory named @someone notifies no one from a pull request.
+func mdText(s string) string { return mdEscaper.Replace(report.Escape(s)) }
+
+var mdEscaper = strings.NewReplacer("\\", "\\\\", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_", "`", "\\`", "|", "\\|",
+	"@", "@\u2060", "://", ":\u2060//", "www.", "www\u2060.")
 
 // mdCode is text inside a `code span`.
 func mdCode(s string) string { return strings.ReplaceAll(report.Escape(s), "`", "'") }
@@ -297,6 +309,9 @@ func pack(head []string, diff []byte, limit int) []string {
 		fmt.Fprintf(&cur, "<details><summary>%s</summary>\n\n%sdiff\n", what, fence)
 	}
 	for _, l := range head {
+		if room := budget - 200; len(l) > room { // never one line longer than a part
+			l = cut(l, room)
+		}
 		if cur.Len()+len(l)+1 > budget {
 			flush()
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -122,7 +123,7 @@ func (o *censusOptions) Complete(args []string) error {
 		}
 		if s.Scope != nil && !s.Scope.Same(o.writerOpts.Scope) && !o.quiet {
 			fmt.Fprintf(o.Err, "schedtool: warning: --history %s covers a different scope (%s) than this census (%s): its counts are not comparable\n",
-				report.Escape(path), report.Escape(s.Scope.Describe()), report.Escape(o.writerOpts.Scope.Describe()))
+				report.Escape(path), cutText(report.Escape(s.Scope.Describe()), 500), cutText(report.Escape(o.writerOpts.Scope.Describe()), 500))
 		}
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
@@ -254,3 +255,16 @@ func (o *censusOptions) Run() error {
 type nopWriter struct{}
 
 func (nopWriter) Write(b []byte) (int, error) { return len(b), nil }
+
+// cutText shortens a text for a message to about n bytes, at a rune,
+// saying how long it was (a history file may hold a scope of any size).
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:i], len(s))
+}

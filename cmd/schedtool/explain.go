@@ -13,6 +13,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
@@ -188,8 +189,12 @@ func (o *explainOptions) Run() error {
 	if others > 0 && !o.quiet {
 		fmt.Fprintf(o.Err, "schedtool: %d %s in other files, not about %s (schedtool validate lists them)\n", others, report.Plural(others, "problem", "problems"), o.name)
 	}
+	says := o.migrateSays(defs, opts)
 	for _, m := range defs {
 		e, tl := explainOne(m)
+		if t, ok := says[m]; ok {
+			refusedPreview(e, tl, t)
+		}
 		if found == nil {
 			found, timeline = e, tl
 			continue
@@ -357,4 +362,51 @@ func (e *errWriter) Write(b []byte) (int, error) {
 	n, err := e.w.Write(b)
 	e.err = err
 	return n, err
+}
+
+// migrateSays is what migrate, with explain's decision flags, does with
+// each definition of defs when it does not migrate it though its own
+// plan would: a config file shared with a task migrate does not change
+// alike (docs/behaviour.md §7), an edit refused. The preview is then
+// migrate's refusal, never a migration migrate would not make.
+func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catalog.Options) map[*catalog.Materialization]migrate.Task {
+	if len(defs) == 0 {
+		return nil
+	}
+	var sources []catalog.Input
+	for _, in := range o.inputs {
+		if len(in.Sources) > 0 {
+			sources = append(sources, in)
+		}
+	}
+	opts.Select = nil
+	cat := catalog.Load(sources, opts) // its own: migrate's edits leave explain's as read
+	cat.Holders, _ = catalog.Users(sources, cat, opts)
+	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry}
+	res := mg.Catalog(cat)
+	out := map[*catalog.Materialization]migrate.Task{}
+	for _, t := range res.Tasks {
+		if t.Action != "review" && t.Action != "skip" {
+			continue
+		}
+		for _, m := range defs {
+			if t.Task == m.Name && t.File == m.Source.File {
+				out[m] = t
+			}
+		}
+	}
+	return out
+}
+
+// refusedPreview makes e say what migrate does with its task (t: review
+// or skip), when its own plan said otherwise: the timeline's lane after
+// the migration is dropped, since migrate would not make it.
+func refusedPreview(e *explain.Explanation, tl *explain.Timeline, t migrate.Task) {
+	if strings.HasPrefix(e.Migration, t.Action+" (") {
+		return
+	}
+	e.Migration = t.Action + " (" + t.Reason + ")"
+	if tl != nil && tl.ModelFrom == "migrate" {
+		tl.ModelFrom, tl.ModelSpec, tl.Commits, tl.ModelFast, tl.Verdict = "", "", nil, nil, nil
+	}
 }
