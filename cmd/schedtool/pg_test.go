@@ -109,9 +109,17 @@ func TestCensusPostgresMatchesDump(t *testing.T) {
 			if strings.Contains(fromDB.stdout+fromDB.stderr, db.BypassPassword) {
 				t.Error("the password is in the output")
 			}
-			got := strings.ReplaceAll(fromDB.stdout, name, "SOURCE")
+			// Markdown breaks autolinks and mentions with a word joiner
+			// (U+2060) after "postgres:" and "@": set it aside on both sides.
+			joinerless := func(s string) string {
+				if format == "markdown" {
+					return strings.ReplaceAll(s, "\u2060", "")
+				}
+				return s
+			}
+			got := strings.ReplaceAll(joinerless(fromDB.stdout), name, "SOURCE")
 			got = strings.ReplaceAll(got, strings.ReplaceAll(name, "&", `\u0026`), "SOURCE")
-			want := strings.ReplaceAll(fromDump.stdout, dump, "SOURCE")
+			want := strings.ReplaceAll(joinerless(fromDump.stdout), dump, "SOURCE")
 			if format == "json" || format == "csv" {
 				if !strings.Contains(fromDB.stdout, name) {
 					t.Errorf("%s output does not name the database %s", format, name)
