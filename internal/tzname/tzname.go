@@ -1,22 +1,20 @@
 // Package tzname suggests IANA timezone names for one that does not
-// load (America/New_Yrok). The names are those of Go's tz database
-// (time/tzdata), listed in zones.txt: the test checks that each loads
-// and that the list is the Go release's.
+// load (America/New_Yrok). The names are those of the embedded tz data
+// both schedule kinds are evaluated with (schedule/tzdata), Go's
+// release's list: the test checks that each loads and that the list is
+// the Go release's.
 package tzname
 
 import (
-	_ "embed"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/schedule/tzdata"
 )
 
-//go:embed zones.txt
-var zonesTxt string
-
-var zones = sync.OnceValue(func() []string { return strings.Fields(zonesTxt) })
+var zones = sync.OnceValue(tzdata.Names)
 
 // Closest is up to three timezone names nearest to tz, none when
 // nothing is near.

@@ -20,8 +20,8 @@ func TestZonesLoad(t *testing.T) {
 	}
 }
 
-// zones.txt is the Go release's list (regenerate it from
-// $GOROOT/lib/time/zoneinfo.zip when Go's tz data changes).
+// The names are the Go release's list (schedule/tzdata embeds a copy of
+// $GOROOT/lib/time/zoneinfo.zip).
 func TestZonesAreGos(t *testing.T) {
 	z, err := zip.OpenReader(filepath.Join(runtime.GOROOT(), "lib", "time", "zoneinfo.zip"))
 	if err != nil {
@@ -37,7 +37,7 @@ func TestZonesAreGos(t *testing.T) {
 	}
 	sort.Strings(names)
 	if !reflect.DeepEqual(names, zones()) {
-		t.Errorf("zones.txt differs from Go's zoneinfo.zip (%d names, zip %d)", len(zones()), len(names))
+		t.Errorf("the zone names differ from Go's zoneinfo.zip (%d names, zip %d)", len(zones()), len(names))
 	}
 }
 

@@ -469,12 +469,8 @@ func classifyInterval(e *Entry, info FamilyInfo, fields []Field, res Result, mis
 		res.Problems = append(res.Problems, Problem{ProblemInvalid, res.Pointer, err.Error()})
 		return res
 	}
-	enum := info.Enum
-	if e.Enum != nil {
-		enum = e.Enum
-	}
-	if len(enum) > 0 && !contains(enum, s) {
-		res.Problems = append(res.Problems, offEnum(key, res.Pointer, s, enum, d))
+	if len(info.Enum) > 0 && !contains(info.Enum, s) { // Classify set the tag's enum
+		res.Problems = append(res.Problems, offEnum(key, res.Pointer, s, info.Enum, d))
 	}
 	res.Interval, res.Known, res.Delay = d, true, max(d, 0)
 	res.Configured = d != 0

@@ -2,6 +2,7 @@ package connector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -79,7 +80,7 @@ func (r *Registry) scheduleKeys(f Family) *keyset {
 	for g := range r.Families {
 		fams = append(fams, g)
 	}
-	sortFamilies(fams)
+	slices.Sort(fams)
 	seen := map[string]bool{ks.ownSk: true}
 	for _, g := range fams {
 		k := PointerTokens(r.Families[g].Pointer)[0]
@@ -89,14 +90,6 @@ func (r *Registry) scheduleKeys(f Family) *keyset {
 		}
 	}
 	return ks
-}
-
-func sortFamilies(fs []Family) {
-	for i := 1; i < len(fs); i++ {
-		for j := i; j > 0 && fs[j] < fs[j-1]; j-- {
-			fs[j], fs[j-1] = fs[j-1], fs[j]
-		}
-	}
 }
 
 // plainKey reports whether a key is ASCII letters and digits only: its
