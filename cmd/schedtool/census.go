@@ -232,7 +232,7 @@ func (o *censusOptions) Run() error {
 	}
 	if o.failIfRemaining && (tot.Remaining > 0 || tot.Unreadable > 0) {
 		// An unreadable input may hide users: an unknown is not a zero.
-		msg := fmt.Sprintf("%d %s still rely on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task", "tasks"))
+		msg := fmt.Sprintf("%d %s on connector-side pacing", tot.Remaining, report.Plural(tot.Remaining, "task still relies", "tasks still rely"))
 		if tot.Excepted > 0 {
 			msg += fmt.Sprintf(" (%d of them excepted by the project file: the gate never trusts an exception)", tot.Excepted)
 		}

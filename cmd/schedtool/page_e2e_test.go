@@ -198,3 +198,19 @@ func TestExplainOtherProblemsCounted(t *testing.T) {
 		t.Errorf("not found: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// The gate's failure line agrees in number with one remaining task.
+func TestGateOneTaskRelies(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "flow.yaml"), []byte(`materializations:
+  acmeCo/one/materialize-snowflake:
+    shards: { flags: { enable-runtime-v2: "true" } }
+    endpoint:
+      connector:
+        image: ghcr.io/estuary/materialize-snowflake:v4
+        config: { host: h, syncSchedule: { syncFrequency: 1h } }
+    bindings: []
+`), 0o644)
+	r := schedtool(t, "", "census", "--fail-if-remaining", dir)
+	expect(t, r, 2, nil, []string{"schedtool: 1 task still relies on connector-side pacing\n"})
+}
