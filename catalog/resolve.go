@@ -327,11 +327,11 @@ func sameForm(p, like string) string {
 	return p
 }
 
-// gitTop is the top of the git work tree enclosing dir (gitRoot), ""
-// when there is none.
-func gitTop(dir string) string {
+// InGitWorkTree reports whether dir is inside a git work tree (a
+// directory holding .git at or above it).
+func InGitWorkTree(dir string) bool {
 	top, _ := gitRoot(dir)
-	return top
+	return top != ""
 }
 
 // gitRoot finds the top of the git work tree enclosing dir, by climbing
