@@ -3,7 +3,6 @@ package catalog
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -85,11 +84,11 @@ func fileSize(p string) int64 {
 	return st.Size()
 }
 
-// judgeSources returns those of files that are catalog sources by their
-// content (looksLikeSource), cleaned, judged by as many workers as there
-// are processors: the scan of a large file is bound by memory bandwidth
-// and the processor, and a root holds many.
-func judgeSources(files []string, opts Options) []string {
+// judgeSources says of each of files whether it is a catalog source by
+// its content (looksLikeSource), judged by as many workers as there are
+// processors: the scan of a large file is bound by memory bandwidth and
+// the processor, and a root holds many.
+func judgeSources(files []found, opts Options) []bool {
 	// Each file is judged alone: the run's shared count of expanded
 	// aliases is no one's to write from several goroutines.
 	opts.Limits.Expanded = nil
@@ -105,16 +104,10 @@ func judgeSources(files []string, opts Options) []string {
 				if i >= len(files) {
 					return
 				}
-				is[i] = looksLikeSource(files[i], opts)
+				is[i] = looksLikeSource(files[i].path, opts)
 			}
 		}()
 	}
 	wg.Wait()
-	var out []string
-	for i, p := range files {
-		if is[i] {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return out
+	return is
 }
