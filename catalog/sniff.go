@@ -33,25 +33,32 @@ func sniffSource(p string) bool {
 	defer f.Close()
 	head := make([]byte, 4)
 	n, _ := io.ReadFull(f, head)
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return true // cannot look again: taken for one (the loader knows)
-	}
-	var r io.Reader = f
-	if hasBOM(head[:n]) {
-		// UTF-16 or UTF-32: read as far as ASCII goes, NULs dropped (as
-		// looseText), its byte-order mark skipped by the stream.
-		r = &dropNUL{r: f}
+	bom := hasBOM(head[:n])
+	// fromStart is the file from its first byte; UTF-16 or UTF-32 (a
+	// byte-order mark) is read as far as ASCII goes, NULs dropped (as
+	// looseText), its byte-order mark skipped by the stream. nil when
+	// the file cannot be read again: it is then taken for a source (the
+	// loader knows).
+	fromStart := func() io.Reader {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil
+		}
+		if bom {
+			return &dropNUL{r: f}
+		}
+		return f
 	}
 	// Most large files under a root mention no catalog key: a substring
 	// search says so at the speed of reading; the others are scanned.
+	r := fromStart()
+	if r == nil {
+		return true
+	}
 	if !sniff.Mentions(r, userSourceKeys) {
 		return false
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if r = fromStart(); r == nil {
 		return true
-	}
-	if hasBOM(head[:n]) {
-		r = &dropNUL{r: f}
 	}
 	return sniff.Source(r, userSourceKeys)
 }
