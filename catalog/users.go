@@ -367,11 +367,6 @@ var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:materializations|captu
 // that cannot be decoded, read as far as ASCII goes.
 func looseText(b []byte) []byte { return bytes.ReplaceAll(b, []byte{0}, nil) }
 
-// hasBOM reports whether b starts with a UTF-16 or UTF-32 byte order mark.
-func hasBOM(b []byte) bool {
-	return bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) || bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF})
-}
-
 // readHead reads at most n bytes from the start of a regular file.
 func readHead(p string, n int64) ([]byte, error) {
 	f, _, err := OpenRegular(p)
