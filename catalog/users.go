@@ -361,7 +361,7 @@ func mentionsSourceKey(b []byte) bool {
 // `import x` in a program is not one, `import:` is.
 func startsSourceKey(b []byte) bool { return sourceKeyLine.Match(b) }
 
-var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:materializations|captures|collections|import)"?[ \t]*:`)
+var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:` + strings.Join(userSourceKeys, "|") + `)"?[ \t]*:`)
 
 // looseText is bytes with their NULs dropped: UTF-16 and UTF-32 text
 // that cannot be decoded, read as far as ASCII goes.
