@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/estuary/schedtool/catalog/tree"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // Options bound what the loader reads.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/estuary/schedtool/catalog/tree"
-	"github.com/estuary/schedtool/internal/paths"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -13,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // Holder is a user of a config file that a run does not migrate together
