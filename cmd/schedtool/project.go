@@ -44,10 +44,6 @@ func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 	}
 	p, err := project.Load(path)
 	if err != nil {
-		var pe *project.Error
-		if errors.As(err, &pe) {
-			return &usageError{"project file " + err.Error()}
-		}
 		if errors.Is(err, fs.ErrNotExist) && c.config != "" {
 			return &usageError{fmt.Sprintf("--config %s: no such file", c.config)}
 		}
