@@ -324,8 +324,10 @@ func looksLikeSource(p string, opts Options) bool {
 		return false
 	}
 	doc, err := ParseSource(p, text, opts.Limits)
-	if err != nil {
-		doc, err = tree.ParseYAML(p, text, opts.Limits) // a YAML body under a .json name
+	if err != nil && readAsJSON(p, text) {
+		// A YAML body under a .json name (a YAML one that failed would
+		// fail again).
+		doc, err = tree.ParseYAML(p, text, opts.Limits)
 		if err == nil {
 			err = tree.MergeKeys(doc)
 		}
