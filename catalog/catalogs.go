@@ -155,7 +155,3 @@ func (c *Catalog) Names() int {
 	}
 	return n
 }
-
-// InGitWorkTree reports whether dir is inside a git work tree (a
-// directory holding .git at or above it).
-func InGitWorkTree(dir string) bool { return gitTop(dir) != "" }

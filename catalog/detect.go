@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/estuary/schedtool/catalog/tree"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // IsDumpPath reports whether a file name is a stored-spec dump.

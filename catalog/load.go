@@ -237,10 +237,15 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 // anything else as YAML (a JSON document given another name is read by
 // the JSON parser too, so tab indentation loads).
 func Parse(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
-	if strings.EqualFold(filepath.Ext(file), ".json") || looksJSON(src) {
+	if readAsJSON(file, src) {
 		return tree.ParseJSON(file, src, lim)
 	}
 	return tree.ParseYAML(file, src, lim)
+}
+
+// readAsJSON says whether Parse reads a document with the JSON parser.
+func readAsJSON(file string, src []byte) bool {
+	return strings.EqualFold(filepath.Ext(file), ".json") || looksJSON(src)
 }
 
 // ParseSource parses a catalog source as Flow reads one: Parse, then

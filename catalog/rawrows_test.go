@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/estuary/schedtool/bench/gen"
 	"io"
 	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
 
+	"github.com/estuary/schedtool/bench/gen"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/estuary/schedtool/catalog/tree"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // Options bound what the loader reads.
@@ -327,11 +328,11 @@ func sameForm(p, like string) string {
 	return p
 }
 
-// gitTop is the top of the git work tree enclosing dir (gitRoot), ""
-// when there is none.
-func gitTop(dir string) string {
+// InGitWorkTree reports whether dir is inside a git work tree (a
+// directory holding .git at or above it).
+func InGitWorkTree(dir string) bool {
 	top, _ := gitRoot(dir)
-	return top
+	return top != ""
 }
 
 // gitRoot finds the top of the git work tree enclosing dir, by climbing

@@ -3,7 +3,6 @@ package catalog
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -34,25 +33,32 @@ func sniffSource(p string) bool {
 	defer f.Close()
 	head := make([]byte, 4)
 	n, _ := io.ReadFull(f, head)
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return true // cannot look again: taken for one (the loader knows)
-	}
-	var r io.Reader = f
-	if hasBOM(head[:n]) {
-		// UTF-16 or UTF-32: read as far as ASCII goes, NULs dropped (as
-		// looseText), its byte-order mark skipped by the stream.
-		r = &dropNUL{r: f}
+	bom := hasBOM(head[:n])
+	// fromStart is the file from its first byte; UTF-16 or UTF-32 (a
+	// byte-order mark) is read as far as ASCII goes, NULs dropped (as
+	// looseText), its byte-order mark skipped by the stream. nil when
+	// the file cannot be read again: it is then taken for a source (the
+	// loader knows).
+	fromStart := func() io.Reader {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil
+		}
+		if bom {
+			return &dropNUL{r: f}
+		}
+		return f
 	}
 	// Most large files under a root mention no catalog key: a substring
 	// search says so at the speed of reading; the others are scanned.
+	r := fromStart()
+	if r == nil {
+		return true
+	}
 	if !sniff.Mentions(r, userSourceKeys) {
 		return false
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if r = fromStart(); r == nil {
 		return true
-	}
-	if hasBOM(head[:n]) {
-		r = &dropNUL{r: f}
 	}
 	return sniff.Source(r, userSourceKeys)
 }
@@ -85,11 +91,11 @@ func fileSize(p string) int64 {
 	return st.Size()
 }
 
-// judgeSources returns those of files that are catalog sources by their
-// content (looksLikeSource), cleaned, judged by as many workers as there
-// are processors: the scan of a large file is bound by memory bandwidth
-// and the processor, and a root holds many.
-func judgeSources(files []string, opts Options) []string {
+// judgeSources says of each of files whether it is a catalog source by
+// its content (looksLikeSource), judged by as many workers as there are
+// processors: the scan of a large file is bound by memory bandwidth and
+// the processor, and a root holds many.
+func judgeSources(files []found, opts Options) []bool {
 	// Each file is judged alone: the run's shared count of expanded
 	// aliases is no one's to write from several goroutines.
 	opts.Limits.Expanded = nil
@@ -105,16 +111,10 @@ func judgeSources(files []string, opts Options) []string {
 				if i >= len(files) {
 					return
 				}
-				is[i] = looksLikeSource(files[i], opts)
+				is[i] = looksLikeSource(files[i].path, opts)
 			}
 		}()
 	}
 	wg.Wait()
-	var out []string
-	for i, p := range files {
-		if is[i] {
-			out = append(out, filepath.Clean(p))
-		}
-	}
-	return out
+	return is
 }

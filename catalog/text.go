@@ -39,17 +39,32 @@ const (
 // NUL, and 00 00 FE FF as UTF-8 starting with one, and refuses both).
 func DecodeText(b []byte) (text []byte, enc string, err *TextError) {
 	switch {
-	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0, 0}) || bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF}):
+	case bytes.HasPrefix(b, bomUTF32LE) || bytes.HasPrefix(b, bomUTF32BE):
 		return nil, "", &TextError{1, 1, "UTF-32 text (a UTF-32 byte order mark): Flow's reader takes UTF-8 or UTF-16, so flowctl refuses this file; convert it to UTF-8 (iconv -f UTF-32 -t UTF-8)"}
-	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+	case bytes.HasPrefix(b, bomUTF16LE):
 		return decodeUTF16(b[2:], false)
-	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+	case bytes.HasPrefix(b, bomUTF16BE):
 		return decodeUTF16(b[2:], true)
 	}
 	if line, col, problem := checkText(b); problem != "" {
 		return nil, "", &TextError{line, col, problem}
 	}
 	return b, "", nil
+}
+
+// The byte order marks of UTF-16 and UTF-32 (UTF-32LE's starts with
+// UTF-16LE's).
+var (
+	bomUTF16LE = []byte{0xFF, 0xFE}
+	bomUTF16BE = []byte{0xFE, 0xFF}
+	bomUTF32LE = []byte{0xFF, 0xFE, 0, 0}
+	bomUTF32BE = []byte{0, 0, 0xFE, 0xFF}
+)
+
+// hasBOM reports whether b starts with a UTF-16 or UTF-32 byte order
+// mark (the marks DecodeText knows).
+func hasBOM(b []byte) bool {
+	return bytes.HasPrefix(b, bomUTF16LE) || bytes.HasPrefix(b, bomUTF16BE) || bytes.HasPrefix(b, bomUTF32BE)
 }
 
 // decodeUTF16 decodes UTF-16 (after its byte order mark) into UTF-8.

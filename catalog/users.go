@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/estuary/schedtool/catalog/tree"
-	"github.com/estuary/schedtool/internal/paths"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -13,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/estuary/schedtool/catalog/tree"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // Holder is a user of a config file that a run does not migrate together
@@ -323,8 +324,10 @@ func looksLikeSource(p string, opts Options) bool {
 		return false
 	}
 	doc, err := ParseSource(p, text, opts.Limits)
-	if err != nil {
-		doc, err = tree.ParseYAML(p, text, opts.Limits) // a YAML body under a .json name
+	if err != nil && readAsJSON(p, text) {
+		// A YAML body under a .json name (a YAML one that failed would
+		// fail again).
+		doc, err = tree.ParseYAML(p, text, opts.Limits)
 		if err == nil {
 			err = tree.MergeKeys(doc)
 		}
@@ -361,16 +364,11 @@ func mentionsSourceKey(b []byte) bool {
 // `import x` in a program is not one, `import:` is.
 func startsSourceKey(b []byte) bool { return sourceKeyLine.Match(b) }
 
-var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:materializations|captures|collections|import)"?[ \t]*:`)
+var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:` + strings.Join(userSourceKeys, "|") + `)"?[ \t]*:`)
 
 // looseText is bytes with their NULs dropped: UTF-16 and UTF-32 text
 // that cannot be decoded, read as far as ASCII goes.
 func looseText(b []byte) []byte { return bytes.ReplaceAll(b, []byte{0}, nil) }
-
-// hasBOM reports whether b starts with a UTF-16 or UTF-32 byte order mark.
-func hasBOM(b []byte) bool {
-	return bytes.HasPrefix(b, []byte{0xFF, 0xFE}) || bytes.HasPrefix(b, []byte{0xFE, 0xFF}) || bytes.HasPrefix(b, []byte{0, 0, 0xFE, 0xFF})
-}
 
 // readHead reads at most n bytes from the start of a regular file.
 func readHead(p string, n int64) ([]byte, error) {

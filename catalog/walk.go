@@ -128,16 +128,9 @@ func walkSources(dir, root string, hidden bool, opts Options, skip func(p string
 			return nil, 0, err
 		}
 	}
-	paths := make([]string, len(maybe))
+	is := judgeSources(maybe, opts)
 	for i, f := range maybe {
-		paths[i] = f.path
-	}
-	is := map[string]bool{}
-	for _, p := range judgeSources(paths, opts) {
-		is[p] = true
-	}
-	for _, f := range maybe {
-		if is[f.path] {
+		if is[i] {
 			srcs = append(srcs, f)
 		} else if isYAMLOrJSON(f.path) {
 			other++

@@ -41,9 +41,6 @@ func (g *Graph) Edge(from, to any) {
 	g.out[from] = append(g.out[from], to)
 }
 
-// Name is the document file name of a source ("" when it was never read).
-func (g *Graph) Name(k any) string { return g.name[k] }
-
 // Roots are the catalogs' roots: each strongly connected component of
 // the import graph that no source outside it imports, as its sources (in
 // the order they were first seen within it).

@@ -44,10 +44,6 @@ func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 	}
 	p, err := project.Load(path)
 	if err != nil {
-		var pe *project.Error
-		if errors.As(err, &pe) {
-			return &usageError{"project file " + err.Error()}
-		}
 		if errors.Is(err, fs.ErrNotExist) && c.config != "" {
 			return &usageError{fmt.Sprintf("--config %s: no such file", c.config)}
 		}
@@ -108,32 +104,31 @@ func (c *common) exceptions(now time.Time) *exceptions {
 // its task); an expired one that would is noted, and f counts again.
 func (x *exceptions) finding(f *finding.Finding) bool {
 	for i, e := range x.list {
-		if e.Rule == "" || e.Rule != f.Rule || f.Task == "" || !project.Matches(e.Task, f.Task) {
-			continue
+		if e.Rule != "" && e.Rule == f.Rule && f.Task != "" && project.Matches(e.Task, f.Task) && x.take(i) {
+			return true
 		}
-		x.used[i] = true
-		if x.now.After(e.Until) {
-			x.expired[i] = true
-			continue
-		}
-		return true
 	}
 	return false
+}
+
+// take marks the exception i as matched, and reports whether it is
+// unexpired (an expired one is noted).
+func (x *exceptions) take(i int) bool {
+	x.used[i] = true
+	if x.now.After(x.list[i].Until) {
+		x.expired[i] = true
+		return false
+	}
+	return true
 }
 
 // status is the unexpired exception for a census status of a task, nil
 // when none.
 func (x *exceptions) status(task, status string) *project.Exception {
 	for i, e := range x.list {
-		if e.Status == "" || e.Status != status || !project.Matches(e.Task, task) {
-			continue
+		if e.Status != "" && e.Status == status && project.Matches(e.Task, task) && x.take(i) {
+			return &x.list[i]
 		}
-		x.used[i] = true
-		if x.now.After(e.Until) {
-			x.expired[i] = true
-			continue
-		}
-		return &x.list[i]
 	}
 	return nil
 }
