@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -651,9 +652,13 @@ func rowUnpaces(dump string, c dumpRow, r *Row, load catalog.Options) string {
 	return ""
 }
 
+// builtin is the built-in connector registry, parsed once: rowPaced asks
+// it of every row of a dump.
+var builtin = sync.OnceValue(connector.Builtin)
+
 // rowPaced reports whether the runtime or the connector paces m.
 func rowPaced(m *catalog.Materialization) bool {
-	st := plan.StateOf(m, connector.Builtin())
+	st := plan.StateOf(m, builtin())
 	return st.RuntimePaces() || st.ConnectorPaces()
 }
 
@@ -870,7 +875,7 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 	holders, _ := catalog.Users(again.sources, cat, again.load)
 	// Only the runtime and the model schedule are asked of the one
 	// decision (RuntimePaces), which no registry changes.
-	reg := connector.Builtin()
+	reg := builtin()
 	return func(g *Group, f *File) string {
 		id, ok := catalog.Identify(f.Path)
 		if !ok {
