@@ -239,11 +239,10 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 		name string
 		src  catalog.FileID
 	}
-	paced := rowPaced
 	was := map[def]bool{}
 	for _, m := range before.Materializations {
 		if id, ok := catalog.Identify(m.Source.File); ok {
-			was[def{m.Name, id}] = was[def{m.Name, id}] || paced(m)
+			was[def{m.Name, id}] = was[def{m.Name, id}] || rowPaced(m)
 		}
 	}
 	for len(todo) > 0 {
@@ -280,7 +279,7 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 					touch = append(touch, owner[cid])
 				}
 			}
-			if len(touch) == 0 || paced(m) {
+			if len(touch) == 0 || rowPaced(m) {
 				continue
 			}
 			if p, ok := was[def{m.Name, sid}]; ok && !p {
