@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -102,10 +103,12 @@ func look(f *File) state {
 }
 
 // lookAll looks at every planned file (look), then, the hashes being
-// those planned on, at who uses each file the plan zeroes (newUsers): one
-// check for apply in place and apply --out DIR.
+// those planned on, at who uses each file the plan zeroes (newUsers) and
+// at what the groups would leave (checkResults): one check for apply in
+// place and apply --out DIR, on the plan's catalog read again once.
 func lookAll(p *Plan, load catalog.Options) [][]state {
 	states := make([][]state, len(p.Groups))
+	again := &reread{plan: p, load: load}
 	var users func(*Group, *File) string
 	for gi := range p.Groups {
 		g := &p.Groups[gi]
@@ -114,7 +117,7 @@ func lookAll(p *Plan, load catalog.Options) [][]state {
 			s := look(&g.Files[i])
 			if s.what == "pending" && len(s.f.Zeroes) > 0 && g.Refused == "" {
 				if users == nil {
-					users = newUsers(p, load)
+					users = newUsers(again)
 				}
 				if why := users(g, s.f); why != "" {
 					s.what, s.why = "changed", why
@@ -123,8 +126,51 @@ func lookAll(p *Plan, load catalog.Options) [][]state {
 			states[gi][i] = s
 		}
 	}
-	checkResults(p, load, states)
+	checkResults(p, again, states)
 	return states
+}
+
+// reread is the plan's catalog read again from its PATHs (a database or
+// standard input holds no file the plan edits, and apply does not read
+// them again), resolved and loaded at most once, when a check first
+// needs it.
+type reread struct {
+	plan    *Plan
+	load    catalog.Options
+	done    bool
+	args    int             // the plan's catalog PATHs
+	err     error           // resolving them
+	sources []catalog.Input // those holding sources
+	cat     *catalog.Catalog
+}
+
+func (r *reread) read() *reread {
+	if r.done {
+		return r
+	}
+	r.done = true
+	var args []string
+	for _, a := range r.plan.Args {
+		if a != "-" && !catalog.IsDBURL(a) {
+			args = append(args, a)
+		}
+	}
+	if r.args = len(args); r.args == 0 {
+		return r
+	}
+	var inputs []catalog.Input
+	if inputs, r.err = catalog.Resolve(args, r.load); r.err != nil {
+		return r
+	}
+	for _, in := range inputs {
+		if len(in.Sources) > 0 {
+			r.sources = append(r.sources, in)
+		}
+	}
+	if len(r.sources) > 0 {
+		r.cat = catalog.Load(r.sources, r.load)
+	}
+	return r
 }
 
 // checkResults reads the plan's catalog again, as it is and as the
@@ -135,7 +181,7 @@ func lookAll(p *Plan, load catalog.Options) [][]state {
 // and anyone can recompute its digest (docs/behaviour.md §7, "Saved
 // plans"). A group is checked with the others that would be written;
 // refusing one checks the rest again without it.
-func checkResults(p *Plan, load catalog.Options, states [][]state) {
+func checkResults(p *Plan, again *reread, states [][]state) {
 	var todo []int
 	for gi := range p.Groups {
 		if p.Groups[gi].Refused != "" {
@@ -156,35 +202,17 @@ func checkResults(p *Plan, load catalog.Options, states [][]state) {
 	refuse := func(gi, fi int, why string) {
 		states[gi][fi].what, states[gi][fi].why = "changed", why
 	}
-	var args []string
-	for _, a := range p.Args {
-		if a != "-" && !catalog.IsDBURL(a) {
-			args = append(args, a)
-		}
-	}
-	var sources []catalog.Input
-	var err error
-	if len(args) > 0 {
-		var inputs []catalog.Input
-		if inputs, err = catalog.Resolve(args, load); err == nil {
-			for _, in := range inputs {
-				if len(in.Sources) > 0 {
-					sources = append(sources, in)
-				}
-			}
-		}
-	}
+	sources, before := again.read().sources, again.cat
 	if len(sources) == 0 {
 		why := "the plan names no catalog PATH to read again, so what its edits leave cannot be checked"
-		if err != nil {
-			why = "the plan's catalog cannot be read again to check what its edits leave: " + err.Error()
+		if again.err != nil {
+			why = "the plan's catalog cannot be read again to check what its edits leave: " + again.err.Error()
 		}
 		for _, gi := range todo {
 			refuse(gi, 0, why)
 		}
 		return
 	}
-	before := catalog.Load(sources, load)
 	read := map[catalog.FileID]bool{}
 	for _, f := range before.Files {
 		if id, ok := catalog.Identify(f); ok {
@@ -207,19 +235,14 @@ func checkResults(p *Plan, load catalog.Options, states [][]state) {
 		}
 	}
 	todo = kept
-	reg := connector.Builtin()
 	type def struct {
 		name string
 		src  catalog.FileID
 	}
-	paced := func(m *catalog.Materialization) bool {
-		st := plan.StateOf(m, reg)
-		return st.RuntimePaces() || st.ConnectorPaces()
-	}
 	was := map[def]bool{}
 	for _, m := range before.Materializations {
 		if id, ok := catalog.Identify(m.Source.File); ok {
-			was[def{m.Name, id}] = was[def{m.Name, id}] || paced(m)
+			was[def{m.Name, id}] = was[def{m.Name, id}] || rowPaced(m)
 		}
 	}
 	for len(todo) > 0 {
@@ -236,7 +259,7 @@ func checkResults(p *Plan, load catalog.Options, states [][]state) {
 				}
 			}
 		}
-		after := load
+		after := again.load
 		after.Overlay = func(path string) ([]byte, bool) {
 			id, ok := catalog.Identify(path)
 			b, ok2 := results[id]
@@ -256,7 +279,7 @@ func checkResults(p *Plan, load catalog.Options, states [][]state) {
 					touch = append(touch, owner[cid])
 				}
 			}
-			if len(touch) == 0 || paced(m) {
+			if len(touch) == 0 || rowPaced(m) {
 				continue
 			}
 			if p, ok := was[def{m.Name, sid}]; ok && !p {
@@ -628,9 +651,13 @@ func rowUnpaces(dump string, c dumpRow, r *Row, load catalog.Options) string {
 	return ""
 }
 
+// builtin is the built-in connector registry, parsed once: rowPaced asks
+// it of every row of a dump.
+var builtin = sync.OnceValue(connector.Builtin)
+
 // rowPaced reports whether the runtime or the connector paces m.
 func rowPaced(m *catalog.Materialization) bool {
-	st := plan.StateOf(m, connector.Builtin())
+	st := plan.StateOf(m, builtin())
 	return st.RuntimePaces() || st.ConnectorPaces()
 }
 
@@ -830,40 +857,24 @@ func dumpNames(p *Plan) []string {
 // would leave that task's connector off with no working model schedule,
 // so the group is refused like one whose input changed
 // (docs/behaviour.md §7, "Saved plans").
-func newUsers(p *Plan, load catalog.Options) func(g *Group, f *File) string {
-	// The catalog PATHs: a database or standard input holds no file the
-	// plan edits, and apply does not read them again.
-	var args []string
-	for _, a := range p.Args {
-		if a != "-" && !catalog.IsDBURL(a) {
-			args = append(args, a)
-		}
-	}
-	if len(args) == 0 {
+func newUsers(again *reread) func(g *Group, f *File) string {
+	cat := again.read().cat
+	switch {
+	case again.args == 0:
 		return func(*Group, *File) string {
 			return "the plan names no catalog PATH to read again, so who uses this file cannot be checked"
 		}
-	}
-	inputs, err := catalog.Resolve(args, load)
-	if err != nil {
+	case again.err != nil:
 		return func(*Group, *File) string {
-			return "the plan's catalog cannot be read again to check who uses this file: " + err.Error()
+			return "the plan's catalog cannot be read again to check who uses this file: " + again.err.Error()
 		}
-	}
-	var sources []catalog.Input
-	for _, in := range inputs {
-		if len(in.Sources) > 0 {
-			sources = append(sources, in)
-		}
-	}
-	if len(sources) == 0 {
+	case cat == nil:
 		return func(*Group, *File) string { return "" }
 	}
-	cat := catalog.Load(sources, load)
-	holders, _ := catalog.Users(sources, cat, load)
+	holders, _ := catalog.Users(again.sources, cat, again.load)
 	// Only the runtime and the model schedule are asked of the one
 	// decision (RuntimePaces), which no registry changes.
-	reg := connector.Builtin()
+	reg := builtin()
 	return func(g *Group, f *File) string {
 		id, ok := catalog.Identify(f.Path)
 		if !ok {

@@ -102,11 +102,7 @@ func (o *applyOptions) Complete(args []string) error {
 	o.plan = p
 	if o.out != "" && len(p.Groups) > 0 {
 		// The tree --out DIR mirrors: the plan's PATHs under its root.
-		load := o.loadOptions()
-		if load.Root == "" {
-			load.Root = p.Flags["root"]
-		}
-		o.inputs, err = catalog.Resolve(p.Args, load)
+		o.inputs, err = catalog.Resolve(p.Args, o.planLoad())
 	}
 	return err
 }
@@ -156,12 +152,18 @@ func (o *applyOptions) Validate() error {
 	return nil
 }
 
-func (o *applyOptions) Run() error {
+// planLoad is how the plan's catalog is read again: the flags' options,
+// under the plan's root unless --root says otherwise.
+func (o *applyOptions) planLoad() catalog.Options {
 	load := o.loadOptions()
 	if load.Root == "" {
 		load.Root = o.plan.Flags["root"]
 	}
-	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Hooks: writeHooks, Quiet: o.quiet, Load: load}, o.Err)
+	return load
+}
+
+func (o *applyOptions) Run() error {
+	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Hooks: writeHooks, Quiet: o.quiet, Load: o.planLoad()}, o.Err)
 	if err != nil {
 		return err
 	}
@@ -256,7 +258,7 @@ func (o *showOptions) Run() error {
 		}
 	}
 	if len(bad) > 0 {
-		return &reportError{fmt.Sprintf("%d %s of the plan cannot be shown: %s", len(bad), report.Plural(len(bad), "input", "inputs"), strings.TrimSpace("apply would refuse them; plan again"))}
+		return &reportError{fmt.Sprintf("%d %s of the plan cannot be shown: %s", len(bad), report.Plural(len(bad), "input", "inputs"), "apply would refuse them; plan again")}
 	}
 	return nil
 }
