@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -52,7 +53,7 @@ type perStatus [len(statuses)]int
 func (c *perStatus) remaining() int {
 	n := 0
 	for i, s := range Statuses {
-		if s != "migrated" && s != "unaffected" {
+		if plan.Status(s).Remaining() {
 			n += c[i]
 		}
 	}
