@@ -81,9 +81,6 @@ type State struct {
 	DelayKnown bool
 }
 
-// Working reports whether the task has a model schedule that works.
-func (s *State) Working() bool { return s.Schedule != nil }
-
 // BrokenModel reports whether a model schedule is present that does not
 // work: the task then has none, whatever its connector says.
 func (s *State) BrokenModel() bool { return s.HasModel && s.Schedule == nil }
