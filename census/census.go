@@ -23,7 +23,8 @@ var Statuses = statuses[:]
 
 // statuses is Statuses as an array: its length is a constant (the HTML
 // report counts per status in an array of that length).
-var statuses = [...]string{"blocked-v1", "conflict", "stacked", "migrated", "unaffected", "ready", ReadyNeedsFlag, "needs-review"}
+var statuses = [...]string{string(plan.StatusBlockedV1), string(plan.StatusConflict), string(plan.StatusStacked), string(plan.StatusMigrated),
+	string(plan.StatusUnaffected), string(plan.StatusReady), ReadyNeedsFlag, string(plan.StatusNeedsReview)}
 
 // ReadyNeedsFlag is the status of a V2 file sink that migrate converts
 // once given --zero-file-sinks.
@@ -87,7 +88,7 @@ func reliance(status string) int {
 			return i
 		}
 	}
-	if status == "migrated" {
+	if status == string(plan.StatusMigrated) {
 		return len(Statuses)
 	}
 	return len(Statuses) + 1
@@ -286,10 +287,11 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	} else {
 		r.Delay = "unknown"
 	}
-	if r.Status == "conflict" || r.Status == "migrated" || r.Status == "unaffected" || r.Status == "ready" || r.Status == ReadyNeedsFlag {
+	switch d.Status {
+	case plan.StatusConflict, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag:
 		r.Reason = ""
 	}
-	if r.Status == "needs-review" && r.Reason == "" {
+	if d.Status == plan.StatusNeedsReview && r.Reason == "" {
 		r.Reason = "no conversion applies"
 	}
 	return r, true

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -52,7 +53,7 @@ type perStatus [len(statuses)]int
 func (c *perStatus) remaining() int {
 	n := 0
 	for i, s := range Statuses {
-		if s != "migrated" && s != "unaffected" {
+		if plan.Status(s).Remaining() {
 			n += c[i]
 		}
 	}
@@ -99,7 +100,7 @@ func (h *htmlWriter) Row(r *Row) {
 	}
 	bump(h.byImage, r.Image, i)
 	bump(h.byTenant, Tenant(r.Task), i)
-	if r.Status == "needs-review" {
+	if r.Status == string(plan.StatusNeedsReview) {
 		reason := r.Reason
 		g := h.reasons[reason]
 		if g == nil {
@@ -551,7 +552,7 @@ func markerAt(shape string, x, y float64, colour string) string {
 
 func (h *htmlWriter) reviewReasons(t *Totals) {
 	w := h.w
-	n := t.ByStatus["needs-review"]
+	n := t.ByStatus[string(plan.StatusNeedsReview)]
 	fmt.Fprintf(w, "<h2>Needs review, by reason (%d)</h2>\n", n)
 	if n == 0 {
 		fmt.Fprintln(w, `<p class="note">None.</p>`)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -50,15 +51,15 @@ func UnblockKind(r *Row) string {
 		return ""
 	}
 	switch r.Status {
-	case "blocked-v1":
+	case string(plan.StatusBlockedV1):
 		return UnblockRuntimeV2
-	case "conflict":
+	case string(plan.StatusConflict):
 		return UnblockResolve
-	case "ready":
+	case string(plan.StatusReady):
 		return UnblockMigrate
 	case ReadyNeedsFlag:
 		return UnblockZeroFileSinks
-	case "stacked":
+	case string(plan.StatusStacked):
 		switch {
 		case isPlaintextFileSinkReason(r.Reason):
 			return UnblockFileSinkSeal

@@ -267,13 +267,8 @@ func DeferredNote(tag string) string {
 // needs review: the zero that turns its interval off is off its enum, so
 // the control plane refuses to publish it (docs/behaviour.md §4.1, §7).
 func PlaintextFileSinkReason(reg *connector.Registry, e *connector.Entry) string {
-	fam := reg.Family(e.Family)
-	zero := fam.Zero
-	if zero == "" {
-		zero = "0s"
-	}
 	return fmt.Sprintf("a file sink with a plaintext config: %s %q, the only value that turns its interval off, is not among its published values, so flowctl and the dashboard refuse to publish it; seal the config with sops (then migrate --zero-file-sinks writes it through sops.overlay), or move the task to an image tag with the deferral (then migrate adds the materialization syncSchedule alone)",
-		connector.PointerPath(fam.Pointer), zero)
+		connector.PointerPath(reg.Family(e.Family).Pointer), fileSinkZero(reg, e))
 }
 
 // intervalText is the connector's interval as the user wrote it (a file

@@ -81,9 +81,6 @@ type State struct {
 	DelayKnown bool
 }
 
-// Working reports whether the task has a model schedule that works.
-func (s *State) Working() bool { return s.Schedule != nil }
-
 // BrokenModel reports whether a model schedule is present that does not
 // work: the task then has none, whatever its connector says.
 func (s *State) BrokenModel() bool { return s.HasModel && s.Schedule == nil }
@@ -268,9 +265,14 @@ func ZeroPublishable(m *catalog.Materialization, reg *connector.Registry, e *con
 	if e == nil || e.Family == connector.FamilySyncSchedule {
 		return true // "0s" is on the syncSchedule enum of every tag
 	}
-	zero := reg.Family(e.Family).Zero
-	if zero == "" {
-		zero = "0s"
+	return reg.Publishable(e, m.Tag(), m.Where(), fileSinkZero(reg, e))
+}
+
+// fileSinkZero is the value that turns a file sink's interval off: its
+// family's zero, "0s" when the registry gives none.
+func fileSinkZero(reg *connector.Registry, e *connector.Entry) string {
+	if zero := reg.Family(e.Family).Zero; zero != "" {
+		return zero
 	}
-	return reg.Publishable(e, m.Tag(), m.Where(), zero)
+	return "0s"
 }

@@ -66,7 +66,6 @@ type Pass struct {
 	// or its config cannot be read (reported as parse-error): then no
 	// connector rule applies.
 	entry *connector.Entry
-	tag   string
 	res   connector.Result
 	eff   *tree.Node // the effective config, nil when none
 
@@ -90,7 +89,7 @@ func (c *Checker) newPass(m *catalog.Materialization) *Pass {
 	if cfg := m.Config; cfg != nil && cfg.Err != "" {
 		return p // reported as parse-error; the schedule is unknown
 	}
-	p.entry, p.tag, p.res = p.state.Entry, p.state.Tag, p.state.Result
+	p.entry, p.res = p.state.Entry, p.state.Result
 	if m.Config != nil {
 		p.eff = m.Config.Effective
 	}
@@ -258,7 +257,7 @@ func checkAckDelayStacks(p *Pass) {
 	// The task is stacked (docs/behaviour.md §8): on an image tag with
 	// the deferral the connector's delay is off, so nothing stacks.
 	if p.state.Stacked() {
-		p.report(p.schedAt(), stacksMessage(p.m.Name, p.c.Registry, p.entry, p.tag, p.m.Where(), p.res, p.via()))
+		p.report(p.schedAt(), stacksMessage(p.m, p.c.Registry, p.entry, p.res, p.via()))
 	}
 }
 

@@ -75,15 +75,16 @@ func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) 
 	return fmt.Sprintf("materialization %s: its connector panics when its last commit acknowledgement is %s%s: the connector's search for the next fast-window start looks only 7 days ahead, and in %s the next start is further away, so the task crash-loops until the clock is past that range; migrating the schedule into the runtime removes the crash (schedtool migrate)", name, rs[0].Describe(ps.Location), more, ps.Spec.Timezone)
 }
 
-func stacksMessage(name string, reg *connector.Registry, e *connector.Entry, tag string, where connector.Where, res connector.Result, via string) string {
+func stacksMessage(m *catalog.Materialization, reg *connector.Registry, e *connector.Entry, res connector.Result, via string) string {
+	name := m.Name
 	if res.Family == connector.FamilySyncSchedule {
 		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (the default when its config has no syncSchedule), so the two stack; set the connector's syncSchedule to {syncFrequency: \"0s\"}%s", name, connector.FormatDelay(res.Delay), via)
 	}
 	key := connector.PointerPath(reg.Family(e.Family).Pointer)
-	if zero := reg.Family(e.Family).Zero; !reg.Publishable(e, tag, where, zero) {
+	if !plan.ZeroPublishable(m, reg, e) {
 		// The zero is off the enum: a plaintext config cannot take it
 		// (docs/behaviour.md §4.1).
-		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; %s %q is outside its published values, which Flow refuses in a plaintext config: seal the config with sops and set it in sops.overlay, use an image tag with the boilerplate deferral, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, zero)
+		return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; %s %q is outside its published values, which Flow refuses in a plaintext config: seal the config with sops and set it in sops.overlay, use an image tag with the boilerplate deferral, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero)
 	}
 	return fmt.Sprintf("materialization %s has a materialization sync schedule, but its connector still delays every commit acknowledgement by %s (%s), so the two stack; set %s to %q (outside its published values)%s, or remove the materialization sync schedule", name, connector.FormatDelay(res.Delay), key, key, reg.Family(e.Family).Zero, via)
 }

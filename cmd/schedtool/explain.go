@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -370,7 +371,10 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // alike (docs/behaviour.md §7), an edit refused. The preview is then
 // migrate's refusal, never a migration migrate would not make.
 func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catalog.Options) map[*catalog.Materialization]migrate.Task {
-	if len(defs) == 0 {
+	// migrate only ever turns a migration into a review: when no
+	// definition's own plan migrates, there is nothing to preview, and
+	// the sources need not be read a second time.
+	if !slices.ContainsFunc(defs, func(m *catalog.Materialization) bool { return o.planner.Decide(m).Action == plan.Migrate }) {
 		return nil
 	}
 	var sources []catalog.Input
