@@ -39,10 +39,10 @@ type Explanation struct {
 	// days of the explained instant (docs/behaviour.md §4.3); CrashStops, when
 	// the listed commits run into it: the connector makes no commit after
 	// the last one listed, it panics computing the next.
-	Crash      string `json:"connectorCrash,omitempty"`
+	Crash string `json:"connectorCrash,omitempty"`
 	// Secrets name the secrets Flow merges over the connector's schedule
 	// at task start (docs/behaviour.md §4.5), which make it unknown.
-	Secrets string `json:"connectorSecrets,omitempty"`
+	Secrets    string `json:"connectorSecrets,omitempty"`
 	CrashStops string `json:"crashStops,omitempty"`
 	Migration  string `json:"migration"`
 	Situation  string `json:"situation"`
