@@ -39,10 +39,7 @@ type Explanation struct {
 	// days of the explained instant (docs/behaviour.md §4.3); CrashStops, when
 	// the listed commits run into it: the connector makes no commit after
 	// the last one listed, it panics computing the next.
-	Crash string `json:"connectorCrash,omitempty"`
-	// Secrets name the secrets Flow merges over the connector's schedule
-	// at task start (docs/behaviour.md §4.5), which make it unknown.
-	Secrets    string `json:"connectorSecrets,omitempty"`
+	Crash      string `json:"connectorCrash,omitempty"`
 	CrashStops string `json:"crashStops,omitempty"`
 	Migration  string `json:"migration"`
 	Situation  string `json:"situation"`
@@ -54,6 +51,9 @@ type Explanation struct {
 	// Deferred, when set, says that the connector's configured delay is
 	// off: its image tag defers to the runtime's schedule (docs/behaviour.md §6).
 	Deferred string `json:"connectorDeferred,omitempty"`
+	// Secrets name the secrets Flow merges over the connector's schedule
+	// at task start (docs/behaviour.md §4.5), which make it unknown.
+	Secrets string `json:"connectorSecrets,omitempty"`
 	// Preview names migrate's decision flags the migration is previewed
 	// with ("" without any).
 	Preview string `json:"preview,omitempty"`
