@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/estuary/schedtool/catalog/tree"
@@ -17,17 +18,19 @@ type Secret struct {
 	// starting with "/"). A stanza or pointer Flow's model refuses is
 	// kept, invalid: what it would cover is unknown, so it covers all.
 	Valid bool
-	Node  *tree.Node // the pointer's value, else the stanza: where findings point
+	// NotObject: the stanza itself is not an object (Name is then "").
+	NotObject bool
+	Node      *tree.Node // the pointer's value, else the stanza: where findings point
 }
 
 // Describe names the secret and its pointer for a message:
 // `secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency)`.
 func (s Secret) Describe() string {
 	switch {
-	case s.Name == "":
-		return "the secrets stanza (not an object of JSON pointers, which Flow refuses)"
+	case s.NotObject:
+		return "the secrets stanza (not an object of secret names to JSON pointers, which Flow refuses)"
 	case !s.Valid:
-		return "secret " + s.Name + " (its pointer is not a JSON pointer, which Flow refuses)"
+		return "secret " + strconv.Quote(s.Name) + " (its pointer is not a JSON pointer, which Flow refuses)"
 	case s.Pointer == "":
 		return "secret " + s.Name + " (at the config root)"
 	}
@@ -42,7 +45,7 @@ func (m *Materialization) Secrets() []Secret {
 		return nil
 	}
 	if n.Kind != tree.Object {
-		return []Secret{{Node: n}}
+		return []Secret{{NotObject: true, Node: n}}
 	}
 	out := make([]Secret, 0, len(n.Fields))
 	for _, f := range n.Fields {

@@ -192,6 +192,9 @@ func TestSecretsDecide(t *testing.T) {
 		{"a file sink on a deferral tag", Options{ZeroFileSinks: true}, task(`"true"`, "{baseInterval: 15m}", "ghcr.io/estuary/materialize-s3-csv:v5", "{bucket: b, uploadInterval: 15m}", "{a/s: /uploadInterval}"), StatusNeedsReview, Review, 1},
 		{"advanced on a tag that reads updateDelay", Options{}, task(`"true"`, "", "ghcr.io/estuary/materialize-bigquery:v1", "{advanced: {updateDelay: 1h}}", "{a/s: /advanced}"), StatusNeedsReview, Review, 1},
 		{"a pointer Flow refuses", Options{}, task(`"true"`, "", sf4, fixed, "{a/s: syncSchedule}"), StatusNeedsReview, Review, 1},
+		// An earlier Flow model keyed the stanza by pointer; the newest
+		// refuses that shape, and what it covers is then unknown.
+		{"the earlier pointer-keyed shape", Options{}, task(`"true"`, "", sf4, fixed, "{/credentials/password: a/s}"), StatusNeedsReview, Review, 1},
 		{"a stanza Flow refuses", Options{}, task(`"true"`, "", sf4, fixed, "[/syncSchedule]"), StatusNeedsReview, Review, 1},
 		{"near miss: elsewhere", Options{}, task(`"true"`, "", sf4, fixed, "{a/s: /host, b/s: /advanced}"), StatusReady, Migrate, 0},
 		{"near miss: empty", Options{}, task(`"true"`, "", sf4, fixed, "{}"), StatusReady, Migrate, 0},
