@@ -134,3 +134,14 @@ func TestSecretOffEnumIsAWarningEndToEnd(t *testing.T) {
 	r = runIn(t, dir, "validate", "without")
 	expect(t, r, 2, []string{"error off-enum-schedule-value"}, nil)
 }
+
+// docs/rules.md's example of secret-schedule is what validate writes on
+// the input it names, run in its directory.
+func TestSecretScheduleDocExample(t *testing.T) {
+	r := runIn(t, "testdata/inputs/secrets", "validate", "flow.yaml")
+	expect(t, r, 0, []string{"0 errors, 0 warnings, 1 info in 1 materialization"}, nil)
+	line, _, _ := strings.Cut(r.stdout, "\n")
+	if !strings.HasPrefix(line, "flow.yaml:7:28: info secret-schedule: ") || !strings.Contains(string(mustRead(t, "../../docs/rules.md")), "\n"+line+"\n") {
+		t.Errorf("docs/rules.md does not show validate's finding:\n%s", line)
+	}
+}
