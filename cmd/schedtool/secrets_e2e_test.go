@@ -13,6 +13,19 @@ func withSecret(task, name, pointer string) string {
 	return strings.Replace(task, "    shards:", "    secrets:\n      "+name+": "+pointer+"\n    shards:", 1)
 }
 
+// secretCoveredName is the task secretCatalog writes.
+const secretCoveredName = "acmeCo/c/materialize-snowflake"
+
+// secretCatalog writes cat/flow.yaml in a new directory: the task of issue
+// 31 §1, a V2 snowflake task on a 15m syncFrequency, with one secret.
+func secretCatalog(t *testing.T, secret, pointer string) (dir, src string) {
+	t.Helper()
+	dir = t.TempDir()
+	src = "materializations:\n" + withSecret(v2Materialization(secretCoveredName, sfImage, " {host: h, syncSchedule: {syncFrequency: 15m}}"), secret, pointer)
+	writeTree(t, dir, map[string]string{"cat/flow.yaml": src})
+	return dir, src
+}
+
 // Issue 31 §1: a V2 snowflake task whose secret covers its syncFrequency.
 // Before, migrate wrote baseInterval 15m and "0s" ("1 to migrate"), which
 // the secret overwrote at task start (the task stacked), and census then
@@ -20,13 +33,10 @@ func withSecret(task, name, pointer string) string {
 // validate names the secret, migrate leaves task and file untouched (exit
 // 2, as for review), census says needs-review, explain names the secret.
 func TestSecretCoveredScheduleEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	const name = "acmeCo/c/materialize-snowflake"
-	src := "materializations:\n" + withSecret(v2Materialization(name, sfImage, " {host: h, syncSchedule: {syncFrequency: 15m}}"), "acmeCo/c/snow-sched", "/syncSchedule/syncFrequency")
-	writeTree(t, dir, map[string]string{"cat/flow.yaml": src})
+	dir, src := secretCatalog(t, "acmeCo/c/snow-sched", "/syncSchedule/syncFrequency")
 
 	r := runIn(t, dir, "validate", "cat")
-	expect(t, r, 0, []string{"cat/flow.yaml:4:28: info secret-schedule: materialization " + name + ": secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency), which covers syncSchedule; Flow merges the secret's value there at task start",
+	expect(t, r, 0, []string{"cat/flow.yaml:4:28: info secret-schedule: materialization " + secretCoveredName + ": secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency), which covers syncSchedule; Flow merges the secret's value there at task start",
 		"0 errors, 0 warnings, 1 info in 1 materialization"}, nil)
 	if strings.Contains(r.stdout, "connector-schedule-in-use") {
 		t.Errorf("validate calls an unknown schedule a 15m delay:\n%s", r.stdout)
@@ -46,11 +56,11 @@ func TestSecretCoveredScheduleEndToEnd(t *testing.T) {
 	}
 
 	r = runIn(t, dir, "census", "-o", "csv", "cat")
-	expect(t, r, 0, []string{name + ",ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v2,secret,unknown,false,false,needs-review,"}, nil)
+	expect(t, r, 0, []string{secretCoveredName + ",ghcr.io/estuary/materialize-snowflake,v4,syncSchedule,v2,secret,unknown,false,false,needs-review,"}, nil)
 	r = runIn(t, dir, "census", "--fail-if-remaining", "cat")
 	expect(t, r, 2, []string{"1 still relying on connector-side pacing"}, nil)
 
-	r = runIn(t, dir, "explain", name, "cat")
+	r = runIn(t, dir, "explain", secretCoveredName, "cat")
 	expect(t, r, 0, []string{"connector schedule:  secret, delay unknown\n",
 		"connector secrets:   secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency), which covers syncSchedule: Flow merges its value there at task start",
 		"who holds commits:   connector\n", "migration:           not-convertible: review (the connector schedule is set at task start by secret acmeCo/c/snow-sched"}, nil)
@@ -74,10 +84,7 @@ func TestSecretCoveredScheduleEndToEnd(t *testing.T) {
 // Near miss: a secret elsewhere in the config leaves the schedule known:
 // the task migrates as any other, and census calls it ready, then migrated.
 func TestSecretElsewhereMigratesEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	const name = "acmeCo/c/materialize-snowflake"
-	src := "materializations:\n" + withSecret(v2Materialization(name, sfImage, " {host: h, syncSchedule: {syncFrequency: 15m}}"), "acmeCo/c/snow-password", "/credentials/password")
-	writeTree(t, dir, map[string]string{"cat/flow.yaml": src})
+	dir, _ := secretCatalog(t, "acmeCo/c/snow-password", "/credentials/password")
 
 	r := runIn(t, dir, "validate", "cat")
 	expect(t, r, 0, []string{"info connector-schedule-in-use"}, nil)
