@@ -430,7 +430,8 @@ func rowSkip(configKeys []string, lean bool) tree.Skip {
 				return false
 			}
 			if lean {
-				return key != "shards" && key != "syncSchedule" && key != "endpoint" && key != "delete"
+				// secrets: pointers that may cover the schedule (docs/behaviour.md §4.5).
+				return key != "shards" && key != "syncSchedule" && key != "endpoint" && key != "delete" && key != "secrets"
 			}
 			return key == "bindings"
 		case 4:

@@ -32,6 +32,13 @@ func mat(name, flags, sched, image, config string) string {
 
 const sf = "ghcr.io/estuary/materialize-snowflake:v4"
 
+// withSecret gives the task of mat a secrets stanza of one secret at
+// pointer (docs/behaviour.md §4.5).
+func withSecret(task, pointer string) string {
+	name, _, _ := strings.Cut(strings.TrimSpace(task), ":")
+	return strings.Replace(task, ":\n", ":\n    secrets: {"+name+"-secret: "+pointer+"}\n", 1)
+}
+
 func runCensus(t *testing.T, src string) ([]Row, *Totals) {
 	t.Helper()
 	dir := t.TempDir()
@@ -101,6 +108,12 @@ func TestStatuses(t *testing.T) {
 		{"needs-review: updateDelay on a current tag", mat("a/ud", `"true"`, "", sf, `{advanced: {updateDelay: null}}`), "needs-review", "invalid", "unknown"},
 		{"needs-review: sealed on V2", mat("a/ns", `"true"`, "", sf, `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`), "needs-review", "sealed", "unknown"},
 		{"needs-review: invalid", mat("a/ni", `"true"`, "", sf, "{syncSchedule: {syncFrequency: soon}}"), "needs-review", "invalid", "unknown"},
+		// A secret over the schedule (docs/behaviour.md §4.5): unknown, never
+		// migrated; a secret elsewhere changes nothing.
+		{"needs-review: a secret over syncFrequency", withSecret(mat("a/s1", `"true"`, "", sf, "{syncSchedule: {syncFrequency: 15m}}"), "/syncSchedule/syncFrequency"), "needs-review", "secret", "unknown"},
+		{"conflict, not migrated: a model schedule and 0s under a secret", withSecret(mat("a/s2", `"true"`, "{baseInterval: 15m}", sf, `{syncSchedule: {syncFrequency: "0s"}}`), "/syncSchedule/syncFrequency"), "conflict", "secret", "unknown"},
+		{"blocked-v1: V1 with a secret over the schedule", withSecret(mat("a/s3", "", "", sf, "{host: h}"), `""`), "blocked-v1", "secret", "unknown"},
+		{"near miss needs-review: a secret elsewhere", withSecret(mat("a/s4", `"true"`, "", sf, "{syncSchedule: {syncFrequency: 15m}}"), "/credentials/password"), "ready", "fixed", "15m"},
 		{"needs-review: offset the runtime refuses", mat("a/no", `"true"`, "", sf, `{syncSchedule: {syncFrequency: 15m, timezone: "+24:00", fastSyncStartTime: "09:00", fastSyncStopTime: "17:00"}}`), "needs-review", "alternating", "4h"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -51,6 +51,9 @@ type Explanation struct {
 	// Deferred, when set, says that the connector's configured delay is
 	// off: its image tag defers to the runtime's schedule (docs/behaviour.md §6).
 	Deferred string `json:"connectorDeferred,omitempty"`
+	// Secrets name the secrets Flow merges over the connector's schedule
+	// at task start (docs/behaviour.md §4.5), which make it unknown.
+	Secrets string `json:"connectorSecrets,omitempty"`
 	// Preview names migrate's decision flags the migration is previewed
 	// with ("" without any).
 	Preview string `json:"preview,omitempty"`
@@ -93,6 +96,13 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 			e.Delay = "unknown"
 		}
 		conn = connectorEvaluator(m, d)
+		if len(d.Secrets) > 0 {
+			names := make([]string, len(d.Secrets))
+			for i, c := range d.Secrets {
+				names[i] = c.Describe()
+			}
+			e.Secrets = strings.Join(names, "; ") + ": Flow merges its value there at task start, so the connector's schedule is unknown"
+		}
 	}
 	e.Holds = d.Holds()
 	if d.Entry == nil && m.Endpoint == "local" {
@@ -114,7 +124,11 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	case "runtime":
 		e.SyncNow = "sync-now collapses the runtime's hold: the commit happens at once"
 	case "connector":
-		e.SyncNow = "sync-now has nothing to collapse: the connector delays each acknowledgement by up to " + e.Delay + ", out of the runtime's reach"
+		upTo := "by up to " + e.Delay
+		if e.Delay == "unknown" {
+			upTo = "for as long as its schedule says, which schedtool cannot read"
+		}
+		e.SyncNow = "sync-now has nothing to collapse: the connector delays each acknowledgement " + upTo + ", out of the runtime's reach"
 	default:
 		e.SyncNow = "nothing holds commits: they happen as fast as the data allows"
 		if d.Status == plan.StatusBlockedV1 {

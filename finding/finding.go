@@ -51,6 +51,7 @@ const (
 	OffEnumScheduleValue     = "off-enum-schedule-value"
 	ConnectorScheduleInUse   = "connector-schedule-in-use"
 	SealedSchedule           = "sealed-schedule"
+	SecretSchedule           = "secret-schedule"
 	InvalidShardFlag         = "invalid-shard-flag"
 	ConnectorScheduleCrashes = "connector-schedule-crashes"
 	DefinedInSeveralCatalogs = "defined-in-several-catalogs"
@@ -77,6 +78,7 @@ var Rules = []RuleInfo{
 	{ConnectorScheduleCrashes, Warning, "An alternating connector schedule that makes the connector panic within the next 366 days."},
 	{ConnectorScheduleInUse, Info, "A V2 task paced by its connector: a migration candidate."},
 	{SealedSchedule, Info, "An encrypted schedule value, whose effect is unknown."},
+	{SecretSchedule, Info, "A secret merged into the connector config at task start covers a schedule location, so the schedule's value is unknown."},
 	{DefinedInSeveralCatalogs, Info, "A task defined in several catalogs (sources no other source imports, each built on its own): each definition is read, validated and migrated as itself."},
 }
 

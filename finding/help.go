@@ -15,6 +15,7 @@ var ruleFixes = map[string]string{
 	ConnectorScheduleCrashes: "Change the fast-sync window so that it does not cross the daylight-saving change the message names, or move the schedule to the materialization's syncSchedule.",
 	ConnectorScheduleInUse:   "Run schedtool migrate to move the schedule to the materialization's syncSchedule; nothing is wrong until then.",
 	SealedSchedule:           "Set the schedule's value in sops.overlay (unencrypted) so that schedtool can read it, or decrypt the config.",
+	SecretSchedule:           "Move the schedule out of the secret: remove the secret's pointer (or point it elsewhere) and write the schedule in the config, which schedtool migrate then moves; or set the connector's off state in the secret itself and add the materialization syncSchedule by hand.",
 	DefinedInSeveralCatalogs: "Nothing to fix when each catalog is published on its own (test catalogs, staging beside prod); migrate every definition alike, and delete a migrated copy left in the tree, since census counts the name with its least migrated definition.",
 }
 

@@ -21,7 +21,8 @@ import (
 
 // One decision, every command (issue 23 §4, docs/behaviour.md §8): over
 // random tasks (runtime; model schedule absent, working or broken; every
-// kind of connector schedule, sealed or plaintext, file sinks) and random
+// kind of connector schedule, sealed or plaintext, file sinks, a secret
+// over it or elsewhere) and random
 // registries (the deferral from some tag, or none), validate's findings,
 // census's status, explain's holder and migrate's action on each task all
 // follow from plan.Planner.Decide, and a migration never leaves a paced
@@ -33,6 +34,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 	}
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	seen := map[plan.Status]int{}
+	seenSecret := 0
 	for seed := range runs {
 		r := rand.New(rand.NewPCG(uint64(seed), 23))
 		reg := randomRegistry(t, r)
@@ -159,6 +161,27 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 			if d.BrokenModel() && (task.Model != nil || task.Connector != "" || len(task.Files) > 0) {
 				t.Errorf("%s: migrate edits a task whose model schedule does not work: %+v", where, task)
 			}
+
+			// A secret over the schedule (docs/behaviour.md §4.5): unknown
+			// in every command, configured for the conflict rule, never
+			// ready, stacked, migrated or unaffected, never written.
+			covered := secretCovers(m)
+			if covered != (len(d.Secrets) > 0) || covered != rules["secret-schedule"] {
+				t.Errorf("%s: secret covers the schedule %v; decision names %d secrets, validate secret-schedule %v", where, covered, len(d.Secrets), rules["secret-schedule"])
+			}
+			if covered {
+				seenSecret++
+				switch d.Status {
+				case plan.StatusReady, plan.StatusReadyNeedsFlag, plan.StatusStacked, plan.StatusMigrated, plan.StatusUnaffected:
+					t.Errorf("%s: a schedule under a secret is %s", where, d.Status)
+				}
+				if d.DelayKnown || row.Delay != "unknown" || row.Kind != "secret" || (d.HasModel && !d.BrokenModel() && d.Entry.Family == connector.FamilySyncSchedule && !d.Conflict()) {
+					t.Errorf("%s: a schedule under a secret: delay known %v, census %s %s, conflict %v", where, d.DelayKnown, row.Kind, row.Delay, d.Conflict())
+				}
+				if act == plan.Migrate || task.Model != nil || task.Connector != "" || len(task.Files) > 0 {
+					t.Errorf("%s: migrate writes a task whose schedule is under a secret: %+v", where, task)
+				}
+			}
 		}
 
 		// Migrated, each task is paced as before (never unpaced), and a
@@ -188,6 +211,9 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 				t.Errorf("%s: migrated, yet %s (%s)", where, now.Status, now.Reason)
 			}
 		}
+	}
+	if seenSecret == 0 {
+		t.Error("no task had a secret over its schedule: the generator misses it")
 	}
 	for _, s := range []plan.Status{plan.StatusNeedsReview, plan.StatusBlockedV1, plan.StatusConflict, plan.StatusStacked, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag} {
 		if seen[s] == 0 {
@@ -297,6 +323,29 @@ func randomTask(r *rand.Rand, name string) string {
 	if r.IntN(12) == 0 {
 		image, cfg = "ghcr.io/estuary/materialize-postgres:v4", "{address: pg}"
 	}
+	if r.IntN(4) == 0 {
+		// Flow's secrets stanza (docs/behaviour.md §4.5): a pointer that
+		// covers the schedule of one family or another, or none.
+		b.WriteString("    secrets: {" + name + "-secret: " + pick(r, `""`, "/syncSchedule", "/syncSchedule/syncFrequency", "/SyncSchedule/timezone", "/uploadInterval", "/upload_interval", "/host", "/credentials/password", "/syncScheduleX") + "}\n")
+	}
 	b.WriteString("    endpoint: {connector: {image: " + image + ", config: " + cfg + "}}\n    bindings: []\n")
 	return b.String()
+}
+
+// secretCovers says, apart from the code under test, whether a task's
+// secret covers its image's schedule: the pointers randomTask writes
+// that equal, are above or are below its family's location.
+func secretCovers(m *catalog.Materialization) bool {
+	covering := map[string][]string{
+		"ghcr.io/estuary/materialize-snowflake":  {"", "/syncSchedule", "/syncSchedule/syncFrequency", "/SyncSchedule/timezone"},
+		"ghcr.io/estuary/materialize-s3-csv":     {"", "/uploadInterval"},
+		"ghcr.io/estuary/materialize-s3-iceberg": {"", "/upload_interval"},
+	}
+	name, _ := connector.SplitImage(m.Image)
+	for _, s := range m.Secrets() {
+		if slices.Contains(covering[name], s.Pointer) {
+			return true
+		}
+	}
+	return false
 }

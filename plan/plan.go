@@ -239,7 +239,7 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
 		}
 		return d
 	}
-	if reason := unconvertible(res, m); reason != "" {
+	if reason := unconvertible(&d.State); reason != "" {
 		d.Status, d.Situation, d.Action, d.Reason = StatusNeedsReview, Unconvertible, Review, reason
 		return d
 	}
@@ -255,6 +255,19 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
 		d.Status = StatusNeedsReview
 	}
 	return d
+}
+
+// SecretReason is why a task whose connector schedule a secret covers
+// needs review (docs/behaviour.md §4.5): migrate never writes under a
+// covered location, since Flow merges the secret's value over it at
+// task start, and the value schedtool would convert is unknown.
+func SecretReason(cs []SecretCover) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.Describe()
+	}
+	return "the connector schedule is set at task start by " + strings.Join(names, "; ") +
+		", so its value is unknown and migrate writes nothing under it: move the schedule out of the secret (remove the pointer, or point it elsewhere, and write the schedule in the config; then migrate moves it), or set the connector's off state in the secret itself and add the materialization syncSchedule by hand (schedtool cannot read the secret, so census keeps the task remaining)"
 }
 
 // DeferredNote says why a task whose connector is configured to delay is
@@ -291,8 +304,11 @@ func (p *Planner) intervalText(m *catalog.Materialization, d Decision) string {
 }
 
 // unconvertible says why a connector schedule cannot be moved, or "".
-func unconvertible(res connector.Result, m *catalog.Materialization) string {
+func unconvertible(s *State) string {
+	res := s.Result
 	switch {
+	case res.Kind == connector.KindSecret:
+		return SecretReason(s.Secrets)
 	case res.Kind == connector.KindSealed:
 		return "the connector schedule is encrypted (sops) and no sops.overlay gives it in plaintext: its value is unknown"
 	case res.Kind == connector.KindInvalid:
@@ -399,6 +415,12 @@ func (p *Planner) check(d Decision) Decision {
 
 func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 	d.Situation = Conflict
+	if len(d.Secrets) > 0 {
+		// Whatever --resolve says: zeroing the connector would write
+		// under a location the secret overwrites at task start.
+		d.Action, d.Reason = Review, SecretReason(d.Secrets)
+		return d
+	}
 	switch p.Options.Resolve {
 	case "model":
 		d.Action, d.ZeroConnector = Migrate, true
@@ -410,7 +432,7 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 		}
 		return d
 	case "connector":
-		if reason := unconvertible(d.Result, m); reason != "" {
+		if reason := unconvertible(&d.State); reason != "" {
 			d.Action, d.Reason = Review, "--resolve=connector, but "+reason
 			return d
 		}
@@ -456,7 +478,7 @@ const FinishNote = "the materialization syncSchedule already equals the connecto
 // agrees reports whether the task's model schedule means exactly what the
 // conversion of its connector schedule would write.
 func (p *Planner) agrees(d Decision, m *catalog.Materialization) bool {
-	if unconvertible(d.Result, m) != "" {
+	if unconvertible(&d.State) != "" {
 		return false
 	}
 	c := p.convert(Decision{State: d.State}, m, p.intervalText(m, d))

@@ -69,6 +69,11 @@ type State struct {
 	Entry  *connector.Entry
 	Tag    string
 	Result connector.Result
+	// Secrets are the entries of the task's secrets stanza that cover a
+	// location of its connector schedule (docs/behaviour.md §4.5): Flow
+	// merges them into the config at task start, so the schedule's value
+	// is unknown, as an encrypted one (Result.Kind is then secret).
+	Secrets []SecretCover
 
 	// Deferred: the image tag carries the boilerplate deferral and the
 	// runtime paces the task (V2, a working model schedule), so the
@@ -137,8 +142,69 @@ func StateOf(m *catalog.Materialization, reg *connector.Registry) State {
 		s.Schedule, s.ModelProblem = WorkingModel(n)
 	}
 	s.Entry, s.Tag, s.Result = m.ConnectorSchedule(reg)
+	s.coverSecrets(m, reg)
 	s.settle()
 	return s
+}
+
+// SecretCover is a secret whose pointer covers a schedule location.
+type SecretCover struct {
+	catalog.Secret
+	Location string // the schedule location it covers (a JSON pointer)
+}
+
+// Describe names the secret and what it covers for a message.
+func (c SecretCover) Describe() string {
+	return c.Secret.Describe() + ", which covers " + connector.PointerPath(c.Location)
+}
+
+// coverSecrets finds the secrets that cover a location of the connector
+// schedule (the pointer equals it, is above it, the config root
+// included, or below it): the value the connector reads there is the
+// secret's, merged at task start, so the schedule is unknown and counts
+// as configured. A problem of the stored config at a covered pointer may
+// be overwritten too, and is dropped, but for an off-enum value (Flow
+// takes a config that uses secrets as schema-invalid before the merge:
+// validate warns).
+func (s *State) coverSecrets(m *catalog.Materialization, reg *connector.Registry) {
+	if s.Entry == nil || (m.Config != nil && m.Config.Err != "") {
+		return
+	}
+	secrets := m.Secrets()
+	if len(secrets) == 0 {
+		return
+	}
+	locs := reg.ScheduleLocations(s.Entry, s.Tag)
+	for _, sec := range secrets {
+		for _, loc := range locs {
+			if !sec.Valid || connector.Covers(sec.Pointer, loc) {
+				s.Secrets = append(s.Secrets, SecretCover{sec, loc})
+				break
+			}
+		}
+	}
+	if len(s.Secrets) == 0 {
+		return
+	}
+	r := s.Result
+	var kept []connector.Problem
+	for _, p := range r.Problems {
+		if p.Kind == connector.ProblemOffEnum || !s.secretCovers(p.Pointer) {
+			kept = append(kept, p)
+		}
+	}
+	s.Result = connector.Result{Family: r.Family, Kind: connector.KindSecret, Configured: true,
+		Pointer: r.Pointer, Present: r.Present, Problems: kept, KeyVariants: r.KeyVariants}
+}
+
+// secretCovers reports whether a secret of s.Secrets covers ptr.
+func (s *State) secretCovers(ptr string) bool {
+	for _, c := range s.Secrets {
+		if !c.Valid || connector.Covers(c.Pointer, ptr) {
+			return true
+		}
+	}
+	return false
 }
 
 // settle computes the effective delay from the rest.
@@ -150,7 +216,9 @@ func (s *State) settle() {
 	}
 	// A config the connector refuses fails the task before the deferral
 	// is reached: its delay stays unknown, for a person to look at.
-	if s.RuntimePaces() && s.Entry.HasDeferral(s.Tag) && s.Result.Kind != connector.KindInvalid {
+	// A secret's value is unknown the same way, and the task stays a
+	// person's (docs/behaviour.md §4.5).
+	if s.RuntimePaces() && s.Entry.HasDeferral(s.Tag) && s.Result.Kind != connector.KindInvalid && s.Result.Kind != connector.KindSecret {
 		s.Deferred, s.DelayKnown = true, true
 		return
 	}

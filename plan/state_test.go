@@ -3,6 +3,7 @@ package plan
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
@@ -36,6 +37,12 @@ func decideWith(t *testing.T, reg *connector.Registry, opts Options, flags, sche
 		src += "    syncSchedule: " + sched + "\n"
 	}
 	src += "    endpoint: {connector: {image: " + image + ", config: " + config + "}}\n"
+	return decideSource(t, reg, opts, src)
+}
+
+// decideSource decides the one materialization of a catalog source.
+func decideSource(t *testing.T, reg *connector.Registry, opts Options, src string) Decision {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "flow.yaml")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -140,6 +147,71 @@ func TestDecideStatus(t *testing.T) {
 			// schedule that works, or one written with it.
 			if d.ZeroConnector && d.Model == nil && d.Schedule == nil {
 				t.Errorf("zeroes the connector with no working model schedule: %+v", d)
+			}
+		})
+	}
+}
+
+// A secrets stanza (docs/behaviour.md §4.5) covers the schedule when a
+// pointer equals its location, is above it or below it; one Flow's model
+// refuses covers everything, since what it covers is unknown. A covered
+// schedule is unknown and configured, whatever the flags: needs review,
+// blocked-v1 on V1, a conflict beside a model schedule (no deferral
+// settles it), and migrate never writes it.
+func TestSecretsDecide(t *testing.T) {
+	reg := deferralRegistry(t)
+	const (
+		fixed = "{host: h, syncSchedule: {syncFrequency: 15m}}"
+		sf4   = "ghcr.io/estuary/materialize-snowflake:v4"
+		sf5   = "ghcr.io/estuary/materialize-snowflake:v5"
+	)
+	task := func(flags, sched, image, config, secrets string) string {
+		src := "materializations:\n  acmeCo/t/x:\n    secrets: " + secrets + "\n"
+		if flags != "" {
+			src += "    shards: {flags: {enable-runtime-v2: " + flags + "}}\n"
+		}
+		if sched != "" {
+			src += "    syncSchedule: " + sched + "\n"
+		}
+		return src + "    endpoint: {connector: {image: " + image + ", config: " + config + "}}\n"
+	}
+	for _, tc := range []struct {
+		name    string
+		opts    Options
+		src     string
+		status  Status
+		action  Action
+		secrets int
+	}{
+		{"the leaf", Options{}, task(`"true"`, "", sf4, fixed, "{a/s: /syncSchedule/syncFrequency}"), StatusNeedsReview, Review, 1},
+		{"the root", Options{}, task(`"true"`, "", sf4, fixed, `{a/s: ""}`), StatusNeedsReview, Review, 1},
+		{"V1, --enable-runtime-v2", Options{EnableRuntimeV2: true}, task("", "", sf4, fixed, "{a/s: /syncSchedule}"), StatusBlockedV1, Review, 1},
+		{"V1", Options{}, task("", "", sf4, fixed, "{a/s: /syncSchedule}"), StatusBlockedV1, Skip, 1},
+		{"a model schedule, --resolve=model", Options{Resolve: "model"}, task(`"true"`, "{baseInterval: 15m}", sf4, `{syncSchedule: {syncFrequency: "0s"}}`, "{a/s: /syncSchedule/syncFrequency}"), StatusConflict, Review, 1},
+		{"a model schedule on a deferral tag", Options{}, task(`"true"`, "{baseInterval: 15m}", sf5, "{host: h}", "{a/s: /syncSchedule}"), StatusConflict, Review, 1},
+		{"a file sink on a deferral tag", Options{ZeroFileSinks: true}, task(`"true"`, "{baseInterval: 15m}", "ghcr.io/estuary/materialize-s3-csv:v5", "{bucket: b, uploadInterval: 15m}", "{a/s: /uploadInterval}"), StatusNeedsReview, Review, 1},
+		{"advanced on a tag that reads updateDelay", Options{}, task(`"true"`, "", "ghcr.io/estuary/materialize-bigquery:v1", "{advanced: {updateDelay: 1h}}", "{a/s: /advanced}"), StatusNeedsReview, Review, 1},
+		{"a pointer Flow refuses", Options{}, task(`"true"`, "", sf4, fixed, "{a/s: syncSchedule}"), StatusNeedsReview, Review, 1},
+		// An earlier Flow model keyed the stanza by pointer; the newest
+		// refuses that shape, and what it covers is then unknown.
+		{"the earlier pointer-keyed shape", Options{}, task(`"true"`, "", sf4, fixed, "{/credentials/password: a/s}"), StatusNeedsReview, Review, 1},
+		{"a stanza Flow refuses", Options{}, task(`"true"`, "", sf4, fixed, "[/syncSchedule]"), StatusNeedsReview, Review, 1},
+		{"near miss: elsewhere", Options{}, task(`"true"`, "", sf4, fixed, "{a/s: /host, b/s: /advanced}"), StatusReady, Migrate, 0},
+		{"near miss: empty", Options{}, task(`"true"`, "", sf4, fixed, "{}"), StatusReady, Migrate, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decideSource(t, reg, tc.opts, tc.src)
+			if d.Status != tc.status || d.Action != tc.action || len(d.Secrets) != tc.secrets {
+				t.Fatalf("%s %s with %d secrets (%s), want %s %s with %d", d.Status, d.Action, len(d.Secrets), d.Reason, tc.status, tc.action, tc.secrets)
+			}
+			if tc.secrets == 0 {
+				return
+			}
+			if d.DelayKnown || d.Deferred || d.Result.Kind != connector.KindSecret || !d.Result.Configured || d.Model != nil || d.ZeroConnector || d.RemoveUpdateDelay {
+				t.Errorf("a covered schedule: %+v", d)
+			}
+			if d.Action == Review && !strings.Contains(d.Reason, "move the schedule out of the secret") {
+				t.Errorf("reason %q", d.Reason)
 			}
 		})
 	}

@@ -33,6 +33,7 @@ var Rules = []Rule{
 	{info(finding.ConnectorScheduleCrashes), checkConnectorScheduleCrashes},
 	{info(finding.ConnectorScheduleInUse), checkConnectorScheduleInUse},
 	{info(finding.SealedSchedule), checkSealedSchedule},
+	{info(finding.SecretSchedule), checkSecretSchedule},
 	{info(finding.DefinedInSeveralCatalogs), checkDefinedInSeveralCatalogs},
 }
 
@@ -234,6 +235,11 @@ func checkSyncScheduleConflict(p *Pass) {
 	if p.res.Pointer == "/advanced/updateDelay" {
 		key, fix = "advanced.updateDelay", `remove advanced.updateDelay and set syncSchedule to {syncFrequency: "0s"}`
 	}
+	if len(p.state.Secrets) > 0 {
+		// The stored value is overwritten at task start: the fix is in
+		// the secret (docs/behaviour.md §4.5).
+		fix = "set the connector's off state in the secret that covers it, or move the schedule out of the secret (secret-schedule)"
+	}
 	p.report(p.schedAt(),
 		fmt.Sprintf("materialization %s configures a sync schedule both in its connector config (%s) and as a materialization sync schedule; remove one (to keep the materialization schedule, %s%s)", p.m.Name, key, fix, p.via()))
 }
@@ -274,13 +280,20 @@ func checkLegacyUpdateDelay(p *Pass) {
 // which Flow's config encryption checks against the schema and refuses
 // (docs/behaviour.md §4.1, §5); a warning in a sealed config or a stored
 // spec; info for a file sink migrate zeroed there.
+//
+// A config that uses secrets is a warning whatever it is: Flow takes it
+// as legitimately schema-invalid before the secrets are merged in
+// (docs/behaviour.md §4.5).
 func checkOffEnumScheduleValue(p *Pass) {
+	refused := p.m.Where() == connector.Plaintext && !p.m.UsesSecrets()
 	p.eachProblem(connector.ProblemOffEnum, func(pr connector.Problem) {
 		switch {
-		case p.m.Where() == connector.Plaintext && migratedFileSink(p.res, p.sched):
+		case refused && migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextMigratedFileSinkNote)
-		case p.m.Where() == connector.Plaintext:
+		case refused:
 			p.reportAs(finding.Error, p.at(pr.Pointer), pr.Msg+plaintextOffEnumNote)
+		case p.m.UsesSecrets():
+			p.reportAs(finding.Warning, p.at(pr.Pointer), pr.Msg+secretsOffEnumNote)
 		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
 		default:
@@ -288,6 +301,10 @@ func checkOffEnumScheduleValue(p *Pass) {
 		}
 	})
 }
+
+// secretsOffEnumNote ends the off-enum message of a config that uses
+// secrets.
+const secretsOffEnumNote = "; the task uses secrets, so Flow does not hold its stored config to that schema (the secrets complete it at task start): a warning, not an error"
 
 // plaintextOffEnumNote ends the off-enum message of a plaintext config.
 const plaintextOffEnumNote = "; the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it. Use a listed value, seal the config with sops, or move the schedule to the materialization's syncSchedule"
@@ -325,6 +342,18 @@ func checkSealedSchedule(p *Pass) {
 	p.eachProblem(connector.ProblemSealed, func(pr connector.Problem) {
 		p.report(p.at(pr.Pointer), fmt.Sprintf("materialization %s: %s; set it in sops.overlay to make it known", p.m.Name, pr.Msg))
 	})
+}
+
+// checkSecretSchedule: a secret merged into the config at task start
+// covers a schedule location (docs/behaviour.md §4.5), so the schedule's
+// value is unknown: one finding per secret, at its pointer.
+func checkSecretSchedule(p *Pass) {
+	if p.entry == nil {
+		return
+	}
+	for _, c := range p.state.Secrets {
+		p.report(c.Node, fmt.Sprintf("materialization %s: %s; Flow merges the secret's value there at task start, so the connector's schedule is unknown (it counts as configured; census: needs-review, and migrate writes nothing under it): move the schedule out of the secret, or set the connector's off state in the secret itself", p.m.Name, c.Describe()))
+	}
 }
 
 // checkDefinedInSeveralCatalogs: a name defined in several catalogs

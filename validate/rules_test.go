@@ -201,6 +201,16 @@ func TestRules(t *testing.T) {
 		// sealed-schedule
 		{"sealed-schedule", map[string]string{"flow.yaml": mat(v2, "", sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule"}},
 		{"sealed-schedule with a model schedule is a conflict", map[string]string{"flow.yaml": mat(v2, model1h, sf, "cfg.yaml"), "cfg.yaml": sealedConfig("syncSchedule:\n    syncFrequency: ENC[AES256_GCM,data:Zm9v,iv:aXY=,tag:dGFn,type:str]\n", "")}, []string{"sealed-schedule", "sync-schedule-conflict"}},
+		// secret-schedule (docs/behaviour.md §4.5)
+		{"secret-schedule: a pointer to syncFrequency", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{host: h, syncSchedule: {syncFrequency: 15m}}`), `{acmeCo/t/snow-sched: /syncSchedule/syncFrequency}`)}, []string{"secret-schedule"}},
+		{"secret-schedule: the config root", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{host: h}`), `{acmeCo/t/whole: ""}`)}, []string{"secret-schedule"}},
+		{"secret-schedule: above, folded as the connector folds keys", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{host: h}`), `{acmeCo/t/s: /SyncSchedule}`)}, []string{"secret-schedule"}},
+		{"secret-schedule: a file sink's interval", map[string]string{"flow.yaml": withSecrets(mat(v2, "", "ghcr.io/estuary/materialize-s3-csv:v1", `{bucket: b, uploadInterval: 15m}`), `{acmeCo/t/s: /uploadInterval}`)}, []string{"secret-schedule"}},
+		{"secret-schedule with a model schedule is a conflict", map[string]string{"flow.yaml": withSecrets(mat(v2, model1h, sf, `{host: h, syncSchedule: {syncFrequency: 0s}}`), `{acmeCo/t/s: /syncSchedule/syncFrequency}`)}, []string{"secret-schedule", "sync-schedule-conflict"}},
+		{"secret-schedule: a stored invalid value it overwrites is no finding", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{syncSchedule: {syncFrequency: soon}}`), `{acmeCo/t/s: /syncSchedule/syncFrequency}`)}, []string{"secret-schedule"}},
+		{"near miss secret-schedule: a pointer elsewhere in the config", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{host: h, syncSchedule: {syncFrequency: 15m}}`), `{acmeCo/t/pw: /credentials/password}`)}, []string{"connector-schedule-in-use"}},
+		{"near miss secret-schedule: a sibling key", map[string]string{"flow.yaml": withSecrets(mat(v2, "", sf, `{host: h, syncSchedule: {syncFrequency: 0s}}`), `{acmeCo/t/s: /syncScheduleX}`)}, nil},
+
 		// defined-in-several-catalogs
 		{"defined-in-several-catalogs: two sources nothing imports", map[string]string{"a.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "b.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"defined-in-several-catalogs"}},
 		{"defined-in-several-catalogs: three catalogs, one info", map[string]string{"a.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "b.flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`), "sub/flow.yaml": mat(v2, "", sf, `{syncSchedule: {syncFrequency: 0s}}`)}, []string{"defined-in-several-catalogs"}},
@@ -215,6 +225,12 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withSecrets gives the materialization of mat's source a secrets
+// stanza (docs/behaviour.md §4.5).
+func withSecrets(src, secrets string) string {
+	return strings.Replace(src, "  acmeCo/t/materialize-x:\n", "  acmeCo/t/materialize-x:\n    secrets: "+secrets+"\n", 1)
 }
 
 func sealedConfig(body, overlay string) string {
@@ -344,6 +360,7 @@ func TestSpecFieldFindings(t *testing.T) {
 // migrate --zero-file-sinks writes), still saying what a form built from
 // the connector's schema offers (issue 24).
 func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
+	const secretsMark = " (with secrets)"
 	const csv = "ghcr.io/estuary/materialize-gcs-parquet:v1" // PT0S is no finding: upload_interval publishes no values
 	const sops = `, sops: {mac: "ENC[AES256_GCM,data:x,type:str]"}}`
 	sealed := func(cfg string) string { return strings.TrimSuffix(cfg, "}") + sops }
@@ -362,9 +379,17 @@ func TestOffEnumSeverityOfAMigratedFileSink(t *testing.T) {
 		{"plaintext legacy updateDelay 45m on an old tag: error", "", "", "ghcr.io/estuary/materialize-redshift:v1", `{advanced: {updateDelay: 45m}}`, finding.Error},
 		{"plaintext 20m on an old tag: error", v2, "", "ghcr.io/estuary/materialize-snowflake:v3", `{syncSchedule: {syncFrequency: 20m}}`, finding.Error},
 		{"sealed 20m on an old tag: warning", v2, "", "ghcr.io/estuary/materialize-snowflake:v3", sealed(`{syncSchedule: {syncFrequency: 20m}}`), finding.Warning},
+		// Flow takes a config that uses secrets as schema-invalid before
+		// the merge (docs/behaviour.md §4.5): not refused, a warning.
+		{"plaintext syncSchedule 45m in a task using secrets: warning", v2, "", sf, `{syncSchedule: {syncFrequency: 45m}}` + secretsMark, finding.Warning},
+		{"plaintext file sink 0s with a model schedule in a task using secrets: warning", v2, model1h, csv, `{uploadInterval: 0s}` + secretsMark, finding.Warning},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := runCatalog(t, map[string]string{"flow.yaml": mat(tc.flags, tc.sched, tc.image, tc.config)}, nil)
+			src := mat(tc.flags, tc.sched, tc.image, strings.TrimSuffix(tc.config, secretsMark))
+			if strings.HasSuffix(tc.config, secretsMark) {
+				src = withSecrets(src, `{acmeCo/t/pw: /credentials/password}`)
+			}
+			fs := runCatalog(t, map[string]string{"flow.yaml": src}, nil)
 			var off []finding.Finding
 			for _, f := range fs {
 				if f.Rule == finding.OffEnumScheduleValue {

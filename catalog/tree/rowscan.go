@@ -300,6 +300,10 @@ func (s *rowScanner) specField(depth int, k []byte) bool {
 		return s.object(depth, s.endpointField)
 	case "delete":
 		return false // a deletion (or not): the slow way decides
+	case "secrets":
+		// Secrets merged at task start may cover the schedule
+		// (docs/behaviour.md §4.5): not in the shape, the slow way decides.
+		return false
 	}
 	return s.value(depth, false)
 }

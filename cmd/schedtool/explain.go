@@ -310,6 +310,9 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 		delay = "delay unknown"
 	}
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
+	if e.Secrets != "" {
+		fmt.Fprintf(w, "  connector secrets:   %s\n", e.Secrets)
+	}
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
 	if e.Crash != "" {
 		fmt.Fprintf(w, "  connector crash:     %s\n", e.Crash)

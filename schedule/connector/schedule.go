@@ -67,7 +67,10 @@ const (
 	KindFileInterval Kind = "file-interval"
 	KindUpdateDelay  Kind = "update-delay"
 	KindSealed       Kind = "sealed"
-	KindInvalid      Kind = "invalid"
+	// KindSecret: a secret merged into the config at task start covers
+	// the schedule (docs/behaviour.md §4.5), so its value is unknown.
+	KindSecret  Kind = "secret"
+	KindInvalid Kind = "invalid"
 )
 
 // ProblemKind says what a Problem is about.
