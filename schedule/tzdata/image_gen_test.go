@@ -28,45 +28,33 @@ const (
 // from the packages' /usr/share/zoneinfo (a tar.gz) and their names and
 // versions (trixie.txt: "package version sha256" lines).
 func generateImage(tgz []byte, provenance string) (list, zones []byte, err error) {
-	zr, err := gzip.NewReader(bytes.NewReader(tgz))
-	if err != nil {
-		return nil, nil, err
-	}
 	const prefix = "usr/share/zoneinfo/"
 	type entry struct{ link, data string }
 	entries := map[string]*entry{}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, err
-		}
+	err = walkTar(tgz, func(h *tar.Header, b []byte) error {
 		name := strings.TrimPrefix(path.Clean(h.Name), prefix)
 		if name == path.Clean(h.Name) {
-			continue // usr/share/zoneinfo itself and above
+			return nil // usr/share/zoneinfo itself and above
 		}
 		switch h.Typeflag {
 		case tar.TypeReg:
-			b, err := io.ReadAll(tr)
-			if err != nil {
-				return nil, nil, err
-			}
 			entries[name] = &entry{data: string(b)}
 		case tar.TypeSymlink:
 			entries[name] = &entry{link: h.Linkname}
 		case tar.TypeLink: // a hard link: the same file
 			e, ok := entries[strings.TrimPrefix(path.Clean(h.Linkname), prefix)]
 			if !ok {
-				return nil, nil, fmt.Errorf("%s: hard link to %s, not seen before it", h.Name, h.Linkname)
+				return fmt.Errorf("%s: hard link to %s, not seen before it", h.Name, h.Linkname)
 			}
 			entries[name] = e
 		case tar.TypeDir:
 		default:
-			return nil, nil, fmt.Errorf("%s: tar entry of type %q", h.Name, h.Typeflag)
+			return fmt.Errorf("%s: tar entry of type %q", h.Name, h.Typeflag)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	names := make([]string, 0, len(entries))
 	for n := range entries {
@@ -117,6 +105,31 @@ var imageFiles = [...]imageFile{
 	src.WriteString("}\n")
 	list, err = format.Source(src.Bytes())
 	return list, data.Bytes(), err
+}
+
+// walkTar calls fn with each entry of a tar.gz and its content.
+func walkTar(tgz []byte, fn func(*tar.Header, []byte) error) error {
+	zr, err := gzip.NewReader(bytes.NewReader(tgz))
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		b, err := io.ReadAll(tr)
+		if err != nil {
+			return err
+		}
+		if err := fn(h, b); err != nil {
+			return err
+		}
+	}
 }
 
 func readImageInput(t *testing.T) (tgz []byte, provenance string) {
@@ -177,31 +190,22 @@ func TestImageListStaleFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	edit := func(change func(h *tar.Header, b []byte) (*tar.Header, []byte)) []byte {
-		zr, err := gzip.NewReader(bytes.NewReader(tgz))
-		if err != nil {
-			t.Fatal(err)
-		}
 		var out bytes.Buffer
 		zw := gzip.NewWriter(&out)
 		tw := tar.NewWriter(zw)
-		tr := tar.NewReader(zr)
-		for {
-			h, err := tr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(tr)
+		err := walkTar(tgz, func(h *tar.Header, b []byte) error {
 			if h, b = change(h, b); h == nil {
-				continue
+				return nil
 			}
 			h.Size = int64(len(b))
 			if err := tw.WriteHeader(h); err != nil {
-				t.Fatal(err)
+				return err
 			}
-			tw.Write(b)
+			_, err := tw.Write(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 		tw.Close()
 		zw.Close()
