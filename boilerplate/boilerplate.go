@@ -18,6 +18,12 @@ import (
 
 // RuntimeV2Label is the shard label that puts a task on the V2 runtime.
 // The runtime reads its value verbatim: only "true" means V2.
+//
+// It duplicates materialize-boilerplate's runtimeV2Flag
+// (labels.FlagPrefix + RuntimeV2FlagName in its runtime.go, read by
+// IsMaterializationSpecRuntimeV2): the call site in go/materialize cannot
+// import materialize-boilerplate, which imports go/materialize, and this
+// module imports nothing. The two must stay equal.
 const RuntimeV2Label = "estuary.dev/flag/enable-runtime-v2"
 
 // RuntimePacesReason is what a connector logs when it turns its own
@@ -31,8 +37,20 @@ const RuntimePacesReason = "the runtime paces commits (a materialization syncSch
 // RuntimeV2Label is exactly "true" (pass "" when the template or the label
 // is absent).
 //
+// Why space is trimmed and null is absent: sync_schedule_json is the
+// schedule as raw JSON bytes, empty when the task has none; a JSON null,
+// or whitespace around either, is the same absence written another way,
+// not a schedule the runtime could pace by. Every doubtful input keeps the
+// connector's delay: the worst it can do is the stacked delay of today,
+// never a task that nothing paces.
+//
 // A V1 task is left alone even with a schedule: the V1 runtime ignores the
 // schedule, so turning the connector's delay off would leave it unpaced.
+// The residual risk is the label itself: a task labelled V2 whose runtime
+// does not honour schedules (a runtime build from before schedules were
+// honoured, a label set by hand) is unpaced, with nothing delaying its
+// commits; the shim cannot see the runtime, only the label.
+//
 // Any input is safe: nil, empty, invalid JSON, invalid UTF-8.
 func RuntimePaces(syncScheduleJSON []byte, runtimeV2Label string) bool {
 	if runtimeV2Label != "true" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -41,11 +42,14 @@ func zipEntry(t *testing.T, name string) []byte {
 }
 
 // Both schedule kinds are evaluated with the embedded tz data, whatever the
-// host has (docs/behaviour.md §3, §4.2; issue 24 §4): right/UTC is refused
-// with the host's /usr/share/zoneinfo present (this machine may have
-// right/), with $ZONEINFO naming a tree that holds right/UTC, and with
-// $ZONEINFO empty; and a zone the host's data gives other rules (a fake
-// America/Tijuana with Tokyo's) does not move a single commit instant.
+// host has (docs/behaviour.md §3, §4.2; issue 24 §4): a model right/UTC is
+// refused (Flow's list has none) and a connector's accepted (the
+// connectors' image has it: issue 31 §4), while Local/Zone, which only the
+// fake tree has, is refused, with the host's /usr/share/zoneinfo present
+// (this machine may have right/), with $ZONEINFO naming a tree that holds
+// right/UTC, and with $ZONEINFO empty; and a zone the host's data gives
+// other rules (a fake America/Tijuana with Tokyo's) does not move a
+// single commit instant.
 func TestZonesAreTheEmbeddedDataEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "fakezoneinfo")
@@ -89,10 +93,12 @@ func TestZonesAreTheEmbeddedDataEndToEnd(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r := run(env, "validate", "cat")
 			expect(t, r, 2, []string{
-				`error invalid-connector-schedule: validating schedule configuration: unknown or invalid timezone "right/UTC"`,
 				`error invalid-connector-schedule: validating schedule configuration: unknown or invalid timezone "Local/Zone"`,
 				`error invalid-sync-schedule: invalid sync schedule: invalid timezone "right/UTC"`,
-				"3 errors"}, nil)
+				"2 errors"}, nil)
+			if strings.Contains(r.stdout, `unknown or invalid timezone "right/UTC"`) {
+				t.Errorf("the connector's right/UTC is refused:\n%s", r.stdout)
+			}
 			got := map[string]string{}
 			for _, task := range []string{"acme/conn-tijuana", "acme/model-tijuana"} {
 				r := run(env, "explain", "-o", "json", "--at", "2026-01-15T12:00:00Z", task, "cat")
@@ -118,10 +124,50 @@ func TestZonesAreTheEmbeddedDataEndToEnd(t *testing.T) {
 	}
 }
 
-// --version names the tz data release the schedules are evaluated with.
+// A connector timezone resolves as the connectors' LoadLocation resolves
+// it in their image, trixie with tzdata and tzdata-legacy (docs/behaviour.md
+// §4.2; issue 31 §4): America//New_York, ./UTC, right/UTC, localtime (the
+// image's /etc/localtime, Etc/UTC) and posixrules (New York) are valid and
+// evaluated as the image's files say; posix/... is not (trixie's tzdata
+// dropped posix/), nor are the names LoadLocation refuses itself. At
+// 18:00Z New York is inside the 09:00-17:00 window (15m), UTC outside (4h).
+func TestImageTimezonesEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	tzs := []string{"America//New_York", "./UTC", "right/UTC", "localtime", "posixrules", "posix/America/New_York", "America/../UTC", "/UTC"}
+	cat := "materializations:\n"
+	for i, tz := range tzs {
+		cat += fmt.Sprintf("  acme/tz%d:\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n"+
+			"        config: {host: h, syncSchedule: {syncFrequency: 15m, timezone: %q, fastSyncStartTime: \"09:00\", fastSyncStopTime: \"17:00\"}}\n    bindings: []\n", i, tz)
+	}
+	writeTree(t, dir, map[string]string{"flow.yaml": cat})
+	r := schedtoolIn(t, dir, "validate", "flow.yaml")
+	expect(t, r, 2, []string{
+		`error invalid-connector-schedule: validating schedule configuration: unknown or invalid timezone "posix/America/New_York"`,
+		`error invalid-connector-schedule: validating schedule configuration: unknown or invalid timezone "America/../UTC"`,
+		`error invalid-connector-schedule: validating schedule configuration: unknown or invalid timezone "/UTC"`,
+		"3 errors"}, nil)
+	for _, tz := range tzs[:5] {
+		if strings.Contains(r.stdout, fmt.Sprintf("timezone %q", tz)) {
+			t.Errorf("validate refuses %q:\n%s", tz, r.stdout)
+		}
+	}
+	for i, want := range []string{
+		"next commits (UTC, America//New_York):\n    2026-01-15T18:14:16Z  2026-01-15T13:14:16-05:00\n",
+		"next commits (UTC, which is ./UTC's time):\n    2026-01-15T19:59:16Z\n",
+		"next commits (UTC, which is right/UTC's time):\n    2026-01-15T19:59:16Z\n",
+		"next commits (UTC, which is localtime's time):\n    2026-01-15T19:59:16Z\n",
+		"next commits (UTC, posixrules):\n    2026-01-15T18:14:16Z  2026-01-15T13:14:16-05:00\n",
+	} {
+		r := schedtoolIn(t, dir, "explain", "--at", "2026-01-15T18:00:00Z", fmt.Sprintf("acme/tz%d", i), "flow.yaml")
+		expect(t, r, 0, []string{want}, nil)
+	}
+}
+
+// --version names the tz data releases the schedules are evaluated with:
+// Go's for Flow's timezones, the connectors' image's packages for theirs.
 func TestVersionNamesTheTzData(t *testing.T) {
 	r := schedtool(t, "", "--version")
-	expect(t, r, 0, []string{"schedtool version ", ", tz data " + tzdata.Version + " (embedded)\n"}, nil)
+	expect(t, r, 0, []string{"schedtool version ", ", tz data " + tzdata.Version + " (embedded), connector timezones from Debian trixie tzdata 2026f-0+deb13u1, tzdata-legacy 2026f-0+deb13u1\n"}, nil)
 	if tzdata.Version != "2025c" {
 		t.Errorf("tzdata.Version %q", tzdata.Version)
 	}

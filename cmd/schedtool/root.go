@@ -247,7 +247,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		Example: `  schedtool validate fixtures/catalog fixtures/live_specs.ndjson
   schedtool census postgres://ops@db.internal/postgres
   schedtool schema model`,
-		Version:       versionString() + ", tz data " + tzdata.Version + " (embedded)",
+		Version:       versionString() + ", tz data " + tzdata.Version + " (embedded), connector timezones from " + tzdata.ImageRelease,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -353,17 +353,19 @@ func TestEnumForAndPublishable(t *testing.T) {
 	}
 }
 
-// Timezones are read as the connectors' time.LoadLocation reads them, but
-// over the embedded tz data only: names only a host's zoneinfo tree has
-// are unknown, whatever the host or $ZONEINFO holds (issue 24 §4).
-func TestParseTimezoneIsEmbeddedOnly(t *testing.T) {
+// Timezones are read as the connectors' time.LoadLocation reads them in
+// their image (tzdata.LoadImage), never from the host's files or $ZONEINFO
+// (issue 24 §4, issue 31 §4): the image's spellings load, as its files
+// say; names it has no TZif file for are unknown.
+func TestParseTimezoneIsTheImages(t *testing.T) {
 	t.Setenv("ZONEINFO", t.TempDir())
-	for _, tz := range []string{"right/UTC", "posix/Europe/Paris", "localtime", "posixrules", "../UTC", "/usr/share/zoneinfo/UTC", "America/../UTC", "america/new_york", "zone1970.tab"} {
+	for _, tz := range []string{"posix/Europe/Paris", "../UTC", "/usr/share/zoneinfo/UTC", "/UTC", "America/../UTC", "america/new_york", "zone1970.tab", "UTC/", "Local/Zone"} {
 		if _, err := ParseTimezone(tz); err == nil || !strings.HasPrefix(err.Error(), "unknown or invalid timezone") {
 			t.Errorf("ParseTimezone(%q) = %v, want unknown", tz, err)
 		}
 	}
-	for tz, off := range map[string]int{"UTC": 0, "Local": 0, "America/New_York": -5 * 3600, "US/Eastern": -5 * 3600, "EST5EDT": -5 * 3600, "Factory": 0, "+05:30": 5*3600 + 1800, "Asia/Kolkata": 5*3600 + 1800} {
+	for tz, off := range map[string]int{"UTC": 0, "Local": 0, "America/New_York": -5 * 3600, "US/Eastern": -5 * 3600, "EST5EDT": -5 * 3600, "Factory": 0, "+05:30": 5*3600 + 1800, "Asia/Kolkata": 5*3600 + 1800,
+		"America//New_York": -5 * 3600, "./UTC": 0, "right/UTC": 0, "localtime": 0, "posixrules": -5 * 3600, "right/America/New_York": -5 * 3600} {
 		loc, err := ParseTimezone(tz)
 		if err != nil {
 			t.Errorf("ParseTimezone(%q): %v", tz, err)

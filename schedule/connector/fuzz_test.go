@@ -2,6 +2,7 @@ package connector
 
 import (
 	"math/big"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,9 @@ func FuzzParseSyncSchedule(f *testing.F) {
 	f.Add("0s", "+05:00", "22:00", "6:00", "Su,T-Th")
 	f.Add("abc", "", "", "", "")
 	f.Add("-5m", "Local", "9:00", "09:00", "Su, T")
+	for _, tz := range []string{"America//New_York", "./UTC", "posix/America/New_York", "right/UTC", "localtime", "posixrules", "America/../UTC", "/UTC"} {
+		f.Add("15m", tz, "09:00", "17:00", "")
+	}
 	f.Fuzz(func(t *testing.T, freq, tz, start, stop, days string) {
 		p, prob := ParseSyncSchedule(SyncScheduleSpec{freq, tz, start, stop, days})
 		if (p == nil) == (prob == nil) {
@@ -25,6 +29,41 @@ func FuzzParseSyncSchedule(f *testing.F) {
 		e, tag, _ := reg.Lookup("ghcr.io/estuary/materialize-snowflake:v4")
 		reg.Classify(e, tag, map[string]any{"syncSchedule": map[string]any{
 			"syncFrequency": freq, "timezone": tz, "fastSyncStartTime": start, "fastSyncStopTime": stop, "fastSyncEnabledDays": days}})
+	})
+}
+
+// A timezone the connectors accept by name is a path in their image: the
+// same path cleaned (America//New_York is America/New_York) is accepted
+// too, with the same zone, unless cleaning ends at the root; a name
+// LoadLocation refuses outright (a "..", a leading slash) is refused.
+func FuzzParseTimezone(f *testing.F) {
+	for _, tz := range []string{"America//New_York", "./UTC", "posix/America/New_York", "right/UTC", "right/America/New_York", "localtime", "posixrules",
+		"America/../UTC", "/UTC", "UTC/", "Etc/./UTC", "+05:30", "Local", "", "zone.tab", "right/Atlantic/Jan_Mayen"} {
+		f.Add(tz)
+	}
+	f.Fuzz(func(t *testing.T, tz string) {
+		loc, err := ParseTimezone(tz)
+		if err != nil || tz == "" || tz == "Local" || offsetRe.MatchString(tz) {
+			return
+		}
+		if strings.Contains(tz, "..") || tz[0] == '/' || tz[0] == '\\' {
+			t.Fatalf("%q accepted: LoadLocation refuses it", tz)
+		}
+		clean := path.Clean(tz)
+		if clean == "." || clean == tz {
+			return
+		}
+		cloc, err := ParseTimezone(clean)
+		if err != nil {
+			t.Fatalf("%q accepted, its cleaned %q not: %v", tz, clean, err)
+		}
+		for _, at := range []time.Time{time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC), time.Date(2026, 7, 15, 12, 0, 0, 0, time.UTC)} {
+			_, a := at.In(loc).Zone()
+			_, b := at.In(cloc).Zone()
+			if a != b {
+				t.Fatalf("%q and %q differ at %s: %d, %d", tz, clean, at, a, b)
+			}
+		}
 	})
 }
 

@@ -5,11 +5,9 @@
 package connector
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/estuary/schedtool/schedule/tzdata"
@@ -126,42 +124,6 @@ type Result struct {
 	KeyVariants []string
 }
 
-type cachedZone struct {
-	loc *time.Location
-	err error
-}
-
-var zones sync.Map // name -> cachedZone
-
-// loadLocation is time.LoadLocation as the connectors call it, over the
-// embedded tz data only (docs/behaviour.md §4.2): "" and "UTC" are UTC, a
-// name with ".." or a leading slash is invalid, and any other name is
-// looked up exactly in the embedded data, never in the host's zoneinfo
-// files or $ZONEINFO (which time.LoadLocation prefers), so right/UTC is
-// unknown whatever the host has. Remembered.
-func loadLocation(name string) (*time.Location, error) {
-	if z, ok := zones.Load(name); ok {
-		return z.(cachedZone).loc, z.(cachedZone).err
-	}
-	var (
-		loc *time.Location
-		err error
-	)
-	switch {
-	case name == "" || name == "UTC":
-		loc = time.UTC
-	case strings.Contains(name, "..") || name[0] == '/' || name[0] == '\\':
-		err = errors.New("time: invalid location name")
-	default:
-		var ok bool
-		if loc, ok = tzdata.Load(name); !ok {
-			err = errors.New("unknown time zone " + name)
-		}
-	}
-	zones.Store(name, cachedZone{loc, err})
-	return loc, err
-}
-
 var offsetRe = regexp.MustCompile(`^[-+][0-9]{1,2}:[0-9]{2}$`)
 
 // LoadTimezone reads a timezone as the connectors do, and reports
@@ -175,15 +137,17 @@ func LoadTimezone(tz string) (*time.Location, bool) {
 }
 
 // ParseTimezone reads a timezone as the connectors do: time.LoadLocation
-// (over the embedded tz data only, see loadLocation), else a value shaped like an offset parsed
-// with layout "-07:00". "Local" is the connector container's zone, which
+// as it resolves a name in the connectors' image (tzdata.LoadImage: the
+// image's /usr/share/zoneinfo, embedded, never the host's, so
+// America//New_York, right/UTC, posixrules and localtime load), else a
+// value shaped like an offset parsed with layout "-07:00". "Local" is the connector container's zone, which
 // is UTC (the images set no TZ), whatever the machine running schedtool
 // says. The errors are the connector's texts.
 func ParseTimezone(tz string) (*time.Location, error) {
 	if tz == "Local" {
 		return time.UTC, nil
 	}
-	if loc, err := loadLocation(tz); err == nil {
+	if loc, err := tzdata.LoadImage(tz); err == nil {
 		return loc, nil
 	}
 	if offsetRe.MatchString(tz) {

@@ -1,10 +1,10 @@
-// Package tzdata is the time zone data both schedule kinds are evaluated
-// with (docs/behaviour.md §3, §4.2): a copy of the IANA data Go ships,
-// embedded, and the only source of zones. The host's zoneinfo files and
-// $ZONEINFO are never read (time.LoadLocation prefers them to the data
-// time/tzdata embeds), so every machine gives the same answer: right/UTC,
-// posix/... and localtime are unknown whatever the host has. Standard
-// library only.
+// Package tzdata is the time zone data the schedules are evaluated with
+// (docs/behaviour.md §3, §4.2), embedded, and the only source of zones:
+// for Flow's timezones a copy of the IANA data Go ships (Load, Names), for
+// the connectors' the files of their image's Debian packages (LoadImage,
+// image.go). The host's zoneinfo files and $ZONEINFO are never read
+// (time.LoadLocation prefers them to the data time/tzdata embeds), so every
+// machine gives the same answer. Standard library only.
 package tzdata
 
 import (
