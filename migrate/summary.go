@@ -61,6 +61,12 @@ func (r *runner) summary() {
 	for _, p := range r.wrote {
 		r.note("written: %s", report.Escape(p))
 	}
+	if r.opts.Replay {
+		if p := r.published; p != nil {
+			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+		}
+		return
+	}
 	fmt.Fprintln(r.errw, line)
 	if r.json == nil {
 		if text := ChangeLines(r.changes.list()); text != "" {
