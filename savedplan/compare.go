@@ -158,7 +158,7 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 		c.refuse(pg, at, why)
 		return false
 	}
-	for _, f := range pg.Files {
+	for _, f := range got.Files {
 		c.Approved++
 		if c.Say {
 			c.note("would write: %s", report.Escape(f.Path))
@@ -195,13 +195,22 @@ func (c *Comparer) difference(pg, got *Group) (string, string) {
 			return want[0], "migrate would now write it together with " + h + ", which the plan does not change with it"
 		}
 	}
-	for _, w := range want {
-		if !slices.Contains(have, w) {
-			return w, "migrate would no longer change it with the rest of its group" + c.reasons(pg)
+	// A group a killed write left half renamed: the files already
+	// holding their planned result are done, and the rest must be what
+	// migrate gives now, as planned.
+	var rest []File
+	for _, f := range pg.Files {
+		if slices.Contains(have, f.Path) {
+			rest = append(rest, f)
+			continue
+		}
+		if h, _, err := c.hashOf(f.Path); err != nil || h != f.Result {
+			return f.Path, "migrate would no longer change it with the rest of its group" + c.reasons(pg)
 		}
 	}
-	for i := range pg.Files {
-		p, g := &pg.Files[i], &got.Files[i]
+	partial := len(rest) < len(pg.Files)
+	for i := range rest {
+		p, g := &rest[i], &got.Files[i]
 		if p.Path != g.Path {
 			return p.Path, "migrate would now write the group's files in another order (" + strings.Join(have, ", ") + ")"
 		}
@@ -211,7 +220,7 @@ func (c *Comparer) difference(pg, got *Group) (string, string) {
 		if !sameJSON(p.Edits, g.Edits) || p.Result != g.Result {
 			return p.Path, "its bytes are those planned on, but migrate would now edit them otherwise: a decision no longer holds" + editLines(g.Edits) + c.reasons(pg)
 		}
-		if !slices.Equal(p.Tasks, g.Tasks) || !slices.Equal(p.Models, g.Models) || !slices.Equal(p.Zeroes, g.Zeroes) {
+		if !partial && (!slices.Equal(p.Tasks, g.Tasks) || !slices.Equal(p.Models, g.Models) || !slices.Equal(p.Zeroes, g.Zeroes)) {
 			return p.Path, fmt.Sprintf("migrate would make the same edits, but for other tasks now (%s; planned for %s)", strings.Join(g.Tasks, ", "), strings.Join(p.Tasks, ", "))
 		}
 	}
@@ -288,6 +297,22 @@ func (c *Comparer) Row(dump string, row *migrate.Row) bool {
 		c.note("would write: %s:%d: %s", report.Escape(got.Dump), got.Line, report.Escape(got.Name))
 	}
 	return true
+}
+
+// Run is apply's and show's one run: migrate's planning run again by mg
+// over inputs under ro (its mode: a dry run, --write, --out), with the
+// plan's task set in place of --limit, keeping only what c approves.
+// Finish is called when the run completes.
+func Run(mg *migrate.Migrator, inputs []catalog.Input, ro migrate.RunOptions, c *Comparer, out, errw io.Writer) (*migrate.Summary, error) {
+	ro.Record, ro.Replay, ro.TaskSet = c, true, c.p.TaskSet
+	if ro.TaskSet == nil {
+		ro.TaskSet = []string{}
+	}
+	sum, err := mg.Run(inputs, ro, out, errw)
+	if err == nil {
+		c.Finish()
+	}
+	return sum, err
 }
 
 // Finish judges what the plan holds that the recomputation did not give:

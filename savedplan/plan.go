@@ -187,29 +187,6 @@ func toEdits(old []byte, es []finding.TextEdit) []Edit {
 	return out
 }
 
-func (e Edit) text() []byte {
-	if e.NewBase64 != nil {
-		return e.NewBase64
-	}
-	return []byte(e.New)
-}
-
-// Patch applies edits (sorted, not overlapping) to old. An edit outside
-// old, or out of order, is an error: the plan does not fit these bytes.
-func Patch(old []byte, es []Edit) ([]byte, error) {
-	var out []byte
-	at := 0
-	for _, e := range es {
-		if e.Start < at || e.End < e.Start || e.End > len(old) {
-			return nil, fmt.Errorf("edit [%d, %d) does not fit a file of %d bytes", e.Start, e.End, len(old))
-		}
-		out = append(out, old[at:e.Start]...)
-		out = append(out, e.text()...)
-		at = e.End
-	}
-	return append(out, old[at:]...), nil
-}
-
 // digestKey begins the last field of the document; the digest is the
 // SHA-256 of every byte before it.
 const digestKey = "  \"digest\": \""

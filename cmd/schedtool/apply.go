@@ -129,7 +129,7 @@ func (o *applyOptions) Run() error {
 
 // apply is apply's run over migrate set up as the plan was made.
 func (o *applyOptions) apply(m *migrateOptions) error {
-	ro := replayRun(o.plan, m)
+	ro := m.run
 	head := "apply"
 	if o.check {
 		head = "apply --check (nothing written)"
@@ -141,11 +141,10 @@ func (o *applyOptions) apply(m *migrateOptions) error {
 	if o.check || whole {
 		cmp := o.comparer(m, true)
 		dry := ro
-		dry.Mode, dry.Format, dry.Record = migrate.DryRun, "diff", cmp
-		if _, err := m.migrator.Run(m.inputs, dry, io.Discard, o.Err); err != nil {
+		dry.Mode, dry.Format = migrate.DryRun, "diff"
+		if _, err := savedplan.Run(m.migrator, m.inputs, dry, cmp, io.Discard, o.Err); err != nil {
 			return err
 		}
-		cmp.Finish()
 		if n := cmp.Refused + cmp.ByPlan; o.check || n > 0 {
 			if !o.check {
 				why := "--all-or-nothing"
@@ -159,12 +158,10 @@ func (o *applyOptions) apply(m *migrateOptions) error {
 		}
 	}
 	cmp := o.comparer(m, false)
-	ro.Record = cmp
-	sum, err := m.migrator.Run(m.inputs, ro, io.Discard, o.Err)
+	sum, err := savedplan.Run(m.migrator, m.inputs, ro, cmp, io.Discard, o.Err)
 	if err != nil {
 		return err
 	}
-	cmp.Finish()
 	fmt.Fprintln(o.Err, cmp.Line(head, false, sum.Written))
 	return o.exit(cmp, sum)
 }
@@ -236,18 +233,6 @@ func projectChanged(p *savedplan.Plan, now *project.Config, root string) string 
 		return fmt.Sprintf("the project file changed since the plan (%s now, %s when planned)", at, was.File)
 	}
 	return ""
-}
-
-// replayRun are the run options of a saved plan's replay: its task set
-// in place of --limit, migrate's own closing notes left to apply and show.
-func replayRun(p *savedplan.Plan, m *migrateOptions) migrate.RunOptions {
-	ro := m.run
-	ro.Replay = true
-	ro.TaskSet = p.TaskSet
-	if ro.TaskSet == nil {
-		ro.TaskSet = []string{}
-	}
-	return ro
 }
 
 // replayDropped are the plan's flags a replay does not pass: --limit
@@ -417,8 +402,8 @@ func (o *showOptions) show(m *migrateOptions) error {
 	cmp := newComparer(o.plan, m, o.Err)
 	cmp.Check()
 	cmp.Say, cmp.Quiet = true, o.quiet
-	ro := replayRun(o.plan, m)
-	ro.Mode, ro.Format, ro.Record = migrate.DryRun, "diff", cmp
+	ro := m.run
+	ro.Mode, ro.Format = migrate.DryRun, "diff"
 	var diff bytes.Buffer
 	w := o.Out
 	if o.output == "markdown" {
@@ -428,10 +413,9 @@ func (o *showOptions) show(m *migrateOptions) error {
 		defer dc.Close()
 		w = dc
 	}
-	if _, err := m.migrator.Run(m.inputs, ro, w, o.Err); err != nil {
+	if _, err := savedplan.Run(m.migrator, m.inputs, ro, cmp, w, o.Err); err != nil {
 		return err
 	}
-	cmp.Finish()
 	if o.output == "markdown" {
 		if err := writeParts(o.Out, savedplan.Markdown(o.plan, diff.Bytes(), savedplan.CommentLimit)); err != nil {
 			return err
