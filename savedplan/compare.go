@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,6 +28,7 @@ import (
 type Comparer struct {
 	p    *Plan
 	root string
+	wd   string // the working directory: paths are shown from it
 	errw io.Writer
 	// Say lists what would be written ("would write: PATH"), for apply
 	// --check and show; Quiet keeps the notes of what is already applied
@@ -66,6 +68,7 @@ type Outcome struct {
 func NewComparer(p *Plan, root string, errw io.Writer) *Comparer {
 	c := &Comparer{p: p, root: AbsRoot(root), errw: errw, verb: "not written", byPath: map[string]int{}, rows: map[[2]string]int{}, names: map[string]bool{}, why: map[string]string{}}
 	c.Groups = len(p.Groups)
+	c.wd, _ = os.Getwd()
 	for gi, g := range p.Groups {
 		for _, f := range g.Files {
 			if _, dup := c.byPath[f.Path]; !dup {
@@ -90,6 +93,19 @@ func NewComparer(p *Plan, root string, errw io.Writer) *Comparer {
 	}
 	c.rowSeen = make([]bool, len(c.rowList))
 	return c
+}
+
+// shown is a plan's path as migrate shows it: relative to the working
+// directory when under it, else absolute.
+func (c *Comparer) shown(rel string) string {
+	if filepath.IsAbs(rel) || rel == "-" || rel == "<stdin>" || catalog.IsDBURL(rel) {
+		return report.Escape(rel)
+	}
+	p := filepath.Join(c.root, filepath.FromSlash(rel))
+	if r, err := filepath.Rel(c.wd, p); err == nil && c.wd != "" && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		p = r
+	}
+	return report.Escape(p)
 }
 
 // Check makes the messages say what would happen.
@@ -127,7 +143,7 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 		if refused == "" {
 			for _, f := range got.Files {
 				c.NotPlanned++
-				c.note("schedtool: %s: %s: migrate would change it now, but the plan does not (plan again to include it)", report.Escape(f.Path), c.verb)
+				c.note("schedtool: %s: %s: migrate would change it now, but the plan does not (plan again to include it)", c.shown(f.Path), c.verb)
 			}
 		}
 		return false
@@ -140,7 +156,7 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 	case pg.Refused != "":
 		for _, f := range pg.Files {
 			c.ByPlan++
-			fmt.Fprintf(c.errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", report.Escape(f.Path), c.verb, report.Escape(pg.Refused))
+			fmt.Fprintf(c.errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", c.shown(f.Path), c.verb, report.Escape(pg.Refused))
 		}
 		return false
 	case c.refuseAll != "":
@@ -161,7 +177,7 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 	for _, f := range got.Files {
 		c.Approved++
 		if c.Say {
-			c.note("would write: %s", report.Escape(f.Path))
+			c.note("would write: %s", c.shown(f.Path))
 		}
 	}
 	return true
@@ -189,6 +205,14 @@ func (c *Comparer) difference(pg, got *Group) (string, string) {
 	}
 	for _, f := range got.Files {
 		have = append(have, f.Path)
+	}
+	// An input changed first: the likeliest difference, and the plainest.
+	for _, g := range got.Files {
+		for _, p := range pg.Files {
+			if p.Path == g.Path && p.SHA256 != g.SHA256 {
+				return p.Path, changedText(p.Size, p.SHA256, g.Size, g.SHA256) + editLines(p.Edits)
+			}
+		}
 	}
 	for _, h := range have {
 		if !slices.Contains(want, h) {
@@ -256,9 +280,9 @@ func (c *Comparer) refuse(pg *Group, at, why string) {
 	for _, f := range pg.Files {
 		c.Refused++
 		if f.Path == at || len(pg.Files) == 1 {
-			fmt.Fprintf(c.errw, "schedtool: %s: %s: %s; plan again and review the new plan\n", report.Escape(f.Path), c.verb, report.Escape(why))
+			fmt.Fprintf(c.errw, "schedtool: %s: %s: %s; plan again and review the new plan\n", c.shown(f.Path), c.verb, report.Escape(why))
 		} else {
-			fmt.Fprintf(c.errw, "schedtool: %s: %s: written together with %s, which is refused\n", report.Escape(f.Path), c.verb, report.Escape(at))
+			fmt.Fprintf(c.errw, "schedtool: %s: %s: written together with %s, which is refused\n", c.shown(f.Path), c.verb, c.shown(at))
 		}
 	}
 }
@@ -269,7 +293,7 @@ func (c *Comparer) Row(dump string, row *migrate.Row) bool {
 	i, ok := c.rows[[2]string{got.Dump, got.Name}]
 	if !ok {
 		c.NotPlanned++
-		c.note("schedtool: %s:%d: %s: %s: migrate would change it now, but the plan does not (plan again to include it)", report.Escape(got.Dump), got.Line, report.Escape(got.Name), c.verb)
+		c.note("schedtool: %s:%d: %s: %s: migrate would change it now, but the plan does not (plan again to include it)", c.shown(got.Dump), got.Line, report.Escape(got.Name), c.verb)
 		return false
 	}
 	if c.rowSeen[i] {
@@ -289,12 +313,12 @@ func (c *Comparer) Row(dump string, row *migrate.Row) bool {
 	}
 	if why != "" {
 		c.Refused++
-		fmt.Fprintf(c.errw, "schedtool: %s:%d: %s: %s: %s; plan again and review the new plan\n", report.Escape(got.Dump), got.Line, report.Escape(got.Name), c.verb, report.Escape(why))
+		fmt.Fprintf(c.errw, "schedtool: %s:%d: %s: %s: %s; plan again and review the new plan\n", c.shown(got.Dump), got.Line, report.Escape(got.Name), c.verb, report.Escape(why))
 		return false
 	}
 	c.Approved++
 	if c.Say {
-		c.note("would write: %s:%d: %s", report.Escape(got.Dump), got.Line, report.Escape(got.Name))
+		c.note("would write: %s:%d: %s", c.shown(got.Dump), got.Line, report.Escape(got.Name))
 	}
 	return true
 }
@@ -327,7 +351,7 @@ func (c *Comparer) Finish() {
 		if pg.Refused != "" {
 			for _, f := range pg.Files {
 				c.ByPlan++
-				fmt.Fprintf(c.errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", report.Escape(f.Path), c.verb, report.Escape(pg.Refused))
+				fmt.Fprintf(c.errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", c.shown(f.Path), c.verb, report.Escape(pg.Refused))
 			}
 			continue
 		}
@@ -349,7 +373,7 @@ func (c *Comparer) Finish() {
 		if why == "" {
 			for _, f := range pg.Files {
 				c.Applied++
-				c.note("already applied: %s", report.Escape(f.Path))
+				c.note("already applied: %s", c.shown(f.Path))
 			}
 			continue
 		}
@@ -364,7 +388,7 @@ func (c *Comparer) Finish() {
 		if w, ok := c.why[r.Name]; ok {
 			why = "migrate would not change it now: a decision no longer holds; migrate now decides: " + w
 		}
-		fmt.Fprintf(c.errw, "schedtool: %s:%d: %s: %s: %s; plan again and review the new plan\n", report.Escape(r.Dump), r.Line, report.Escape(r.Name), c.verb, report.Escape(why))
+		fmt.Fprintf(c.errw, "schedtool: %s:%d: %s: %s: %s; plan again and review the new plan\n", c.shown(r.Dump), r.Line, report.Escape(r.Name), c.verb, report.Escape(why))
 	}
 }
 

@@ -84,10 +84,11 @@ type Options struct {
 	// values (several for a repeated --name); a path among them (--root,
 	// --connectors, --config) relative to the root.
 	Flags map[string][]string `json:"flags,omitempty"`
-	// Cwd is the directory migrate ran in, relative to the root ("."
-	// the root itself; "" when it was outside the root): apply run in
-	// the same directory of another checkout finds the root from it.
-	Cwd string `json:"cwd"`
+	// Root is the root, relative to the directory migrate ran in ("."
+	// when it ran in the root, ".." in a directory under it): apply and
+	// show, run in the same directory of any checkout, find its root
+	// there. Never absolute.
+	Root string `json:"root"`
 	// Project is the project file in effect, nil when none.
 	Project *Project `json:"project,omitempty"`
 }
@@ -325,7 +326,7 @@ func Open(path, self string, max int64) (*Plan, error) {
 	f, st, err := catalog.OpenRegular(path)
 	if err == nil && st.Size() > max {
 		f.Close()
-		err = fmt.Errorf("larger than --max-file-size %s (%s)", catalog.FormatSize(max), catalog.FormatSize(st.Size()))
+		err = fmt.Errorf("file is %s, over the limit of %s (see --max-file-size)", catalog.FormatSize(st.Size()), catalog.FormatSize(max))
 	}
 	if err != nil {
 		return nil, &Error{fmt.Sprintf("%s: %s", path, catalog.Describe(err))}
@@ -532,4 +533,26 @@ func semver(v string) ([3]int, bool) {
 		out[i] = n
 	}
 	return out, true
+}
+
+// Write writes p as a plan document at path, its digest computed anew:
+// its groups, rows and task set, not its task reports (a plan read keeps
+// only their Account). A digest is no signature: anyone can write a plan
+// this way, and apply trusts none of it for safety.
+func (p *Plan) Write(path string) error {
+	head := *p
+	w, err := NewWriter(path, &head)
+	if err != nil {
+		return err
+	}
+	for gi := range p.Groups {
+		w.put(record{Group: &p.Groups[gi]})
+	}
+	for di := range p.Dumps {
+		for ri := range p.Dumps[di].Rows {
+			w.put(record{Row: &p.Dumps[di].Rows[ri]})
+		}
+	}
+	w.names = p.TaskSet
+	return w.Close(p.Summary)
 }

@@ -13,7 +13,7 @@ import (
 // testPlan writes a small plan document and returns its bytes.
 func testPlan(t testing.TB) []byte {
 	path := filepath.Join(t.TempDir(), "p.plan")
-	w, err := NewWriter(path, &Plan{Schedtool: "v1.2.0", Args: []string{"cat"}, Options: Options{Flags: map[string][]string{"limit": {"3"}}, Cwd: "."}})
+	w, err := NewWriter(path, &Plan{Schedtool: "v1.2.0", Args: []string{"cat"}, Options: Options{Flags: map[string][]string{"limit": {"3"}}, Root: "."}})
 	if err != nil {
 		t.Fatal(err)
 	}

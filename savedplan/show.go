@@ -116,15 +116,8 @@ func summaryLine(p *Plan) string {
 		}
 	}
 	files, rows := 0, 0
-	for _, g := range p.Groups {
-		for _, f := range g.Files {
-			if f.Result != "" {
-				files++
-			}
-		}
-	}
-	for _, d := range p.Dumps {
-		rows += len(d.Rows)
+	if p.Summary != nil {
+		files, rows = p.Summary.Files, p.Summary.Rows
 	}
 	line := fmt.Sprintf("**%d %s**", defs, report.Plural(defs, "materialization", "materializations"))
 	if len(parts) > 0 {

@@ -147,11 +147,11 @@ func (o *applyOptions) apply(m *migrateOptions) error {
 		}
 		if n := cmp.Refused + cmp.ByPlan; o.check || n > 0 {
 			if !o.check {
-				why := "--all-or-nothing"
+				what, why := "nothing written", "--all-or-nothing"
 				if !o.allOrNothing {
-					why = "--out DIR writes the whole tree"
+					what, why = "nothing written under "+report.Escape(o.out), "--out DIR writes the whole tree"
 				}
-				fmt.Fprintf(o.Err, "schedtool: nothing written: %s, and %d %s refused\n", why, n, report.Plural(n, "file or row is", "files or rows are"))
+				fmt.Fprintf(o.Err, "schedtool: %s: %s, and %d %s refused\n", what, why, n, report.Plural(n, "file or row is", "files or rows are"))
 			}
 			fmt.Fprintln(o.Err, cmp.Line(head, true, 0))
 			return o.exit(cmp, nil)
@@ -307,8 +307,8 @@ func underRoot(base, rel string) string {
 }
 
 // checkoutRoot is where the plan's root-relative paths are read in this
-// checkout: --root when given, else the working directory with the
-// plan's own (the directory migrate ran in, under its root) taken off.
+// checkout: --root when given, else the plan's root taken from the
+// working directory as it was from the directory migrate ran in.
 func (c *common) checkoutRoot(p *savedplan.Plan) (string, error) {
 	if c.root != "" {
 		return c.root, nil
@@ -317,19 +317,10 @@ func (c *common) checkoutRoot(p *savedplan.Plan) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	cwd := p.Options.Cwd
-	if cwd == "" || cwd == "." {
-		return wd, nil
+	if r := p.Options.Root; r != "" && !filepath.IsAbs(r) {
+		return filepath.Join(wd, filepath.FromSlash(r)), nil
 	}
-	base := wd
-	parts := strings.Split(cwd, "/")
-	for i := len(parts) - 1; i >= 0; i-- {
-		if filepath.Base(base) != parts[i] {
-			return "", &usageError{fmt.Sprintf("the plan was made in %s under the root of its checkout, and this directory is not that one: run it from %s of this checkout, or give --root DIR (this checkout's root)", cwd, cwd)}
-		}
-		base = filepath.Dir(base)
-	}
-	return base, nil
+	return wd, nil
 }
 
 type showOptions struct {

@@ -635,10 +635,10 @@ func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary,
 }
 
 // planRoot is the one root of the inputs, which every path of a plan is
-// relative to.
+// relative to (-o markdown alone takes the first: no plan is applied).
 func (o *migrateOptions) planRoot() (string, error) {
 	roots := inputRoots(o.inputs)
-	if len(roots) > 1 {
+	if len(roots) > 1 && o.planFile != "" {
 		return "", &usageError{fmt.Sprintf("--plan: the PATHs lie under several roots (%s), and a plan names its files relative to one: plan them in separate runs, or give --root DIR holding them all", strings.Join(roots, ", "))}
 	}
 	if len(roots) == 0 {
@@ -648,8 +648,8 @@ func (o *migrateOptions) planRoot() (string, error) {
 }
 
 // startPlan starts the plan document: its head holds the PATHs, the
-// options in effect (the project file's with its digest) and the working
-// directory, every path relative to the root.
+// options in effect (the project file's with its digest) and where the
+// root is from the working directory, every path relative to the root.
 func (o *migrateOptions) startPlan() (*savedplan.Writer, error) {
 	root, err := o.planRoot()
 	if err != nil {
@@ -680,8 +680,8 @@ func (o *migrateOptions) startPlan() (*savedplan.Writer, error) {
 		}
 	}
 	if wd, err := os.Getwd(); err == nil {
-		if rel := savedplan.Rel(abs, wd); !filepath.IsAbs(rel) {
-			head.Options.Cwd = rel
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			head.Options.Root = filepath.ToSlash(rel)
 		}
 	}
 	if p := o.project; p != nil {
