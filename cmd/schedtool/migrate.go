@@ -77,9 +77,11 @@ the behaviour changes (the jitter seed moving to the tenant, backfills now
 paced, timezone quirks), one line each with its number of tasks.
 
 --plan FILE saves the dry run as a plan instead of printing the diff: the
-exact edits, each input's SHA-256, every task's report, a digest.
-schedtool show renders it, schedtool apply writes exactly it (refusing a
-group whose files changed since). -o markdown renders the dry run as a
+options and the task set, the exact edits, each input's SHA-256, the
+reports of the tasks it migrates or leaves to a person, a digest, every
+path relative to the root. schedtool show renders it, schedtool apply
+writes it where migrate, run again in the checkout apply runs in, would
+write exactly it (refusing any other group). -o markdown renders the dry run as a
 pull-request body, in parts under GitHub's 65,536 characters.
 
 A task's pacing is never lost: the files one migration touches (a source,
@@ -168,7 +170,7 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
 	completeValues(cmd, "output", "diff", "json", "markdown")
-	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the edits, each input's SHA-256, every task's report; schedtool apply writes exactly it, schedtool show renders it")
+	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the options, the task set, the edits, each input's SHA-256; schedtool apply writes it where migrate would still write exactly it, schedtool show renders it")
 	o.flagsSet = func() map[string][]string { return planFlags(cmd) }
 	completeValues(cmd, "absent", "preserve", "drop")
 	completeValues(cmd, "resolve", "model", "connector")
