@@ -2,7 +2,6 @@ package savedplan
 
 import (
 	"path/filepath"
-	"sort"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/migrate"
@@ -112,72 +111,37 @@ func rowRecord(root, dump string, row *migrate.Row) *Row {
 // changes and the tasks that need a person, by reason (the first
 // maxTasksPerReason of each), built as the tasks stream by.
 type Account struct {
-	counts  map[string]int
-	order   []string
-	reasons map[[2]string]*reasonGroup
-	rorder  []*reasonGroup
+	changes migrate.Changes
+	reasons migrate.Reasons
+	first   map[*migrate.ReasonGroup][]*migrate.Task
 }
 
 func (a *Account) add(t *migrate.Task) {
 	if t.Action == string(plan.Migrate) {
-		for _, ch := range t.Changes {
-			if a.counts == nil {
-				a.counts = map[string]int{}
-			}
-			if _, ok := a.counts[ch]; !ok {
-				a.order = append(a.order, ch)
-			}
-			a.counts[ch]++
-		}
+		a.changes.Add(t)
 	}
 	if t.Action != string(plan.Review) && t.Action != string(plan.Skip) {
 		return
 	}
-	k := [2]string{t.Action, t.Reason}
-	g := a.reasons[k]
-	if g == nil {
-		if a.reasons == nil {
-			a.reasons = map[[2]string]*reasonGroup{}
-		}
-		g = &reasonGroup{action: t.Action, reason: t.Reason}
-		a.reasons[k] = g
-		a.rorder = append(a.rorder, g)
+	g := a.reasons.Add(t)
+	if a.first == nil {
+		a.first = map[*migrate.ReasonGroup][]*migrate.Task{}
 	}
-	g.count++
-	if len(g.tasks) < maxTasksPerReason {
+	if len(a.first[g]) < maxTasksPerReason {
 		c := *t
-		g.tasks = append(g.tasks, &c)
+		a.first[g] = append(a.first[g], &c)
 	}
 }
 
 // Changes are the behaviour changes, each with its number of tasks.
-func (a *Account) Changes() []migrate.ChangeCount {
-	out := make([]migrate.ChangeCount, len(a.order))
-	for i, ch := range a.order {
-		out[i] = migrate.ChangeCount{Change: ch, Tasks: a.counts[ch]}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Tasks != out[j].Tasks {
-			return out[i].Tasks > out[j].Tasks
-		}
-		return out[i].Change < out[j].Change
-	})
-	return out
-}
+func (a *Account) Changes() []migrate.ChangeCount { return a.changes.List() }
 
 // reasonGroups are the tasks that need review or were skipped, by
 // reason: review first, most tasks first, then by reason.
 func (a *Account) reasonGroups() []*reasonGroup {
-	out := append([]*reasonGroup(nil), a.rorder...)
-	sort.SliceStable(out, func(i, j int) bool {
-		x, y := out[i], out[j]
-		if x.action != y.action {
-			return x.action == string(plan.Review)
-		}
-		if x.count != y.count {
-			return x.count > y.count
-		}
-		return x.reason < y.reason
-	})
+	var out []*reasonGroup
+	for _, g := range a.reasons.Sorted() {
+		out = append(out, &reasonGroup{action: g.Action, reason: g.Reason, count: g.Count, tasks: a.first[g]})
+	}
 	return out
 }
