@@ -188,7 +188,7 @@ func Pos(n *tree.Node) finding.Position {
 	if n == nil {
 		return finding.Position{}
 	}
-	return finding.Position{File: n.Doc.File, Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
+	return finding.Position{File: n.Doc.Name(), Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
 }
 
 // materialization reads one materialization of a source.
@@ -319,6 +319,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	if enc != "" {
 		d.Orig = src
 	}
+	d.Shown = l.show.Display(p)
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
 		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", p, article(d.Root.Kind))

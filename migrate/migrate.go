@@ -126,8 +126,8 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
 		for _, p := range o.p.list() {
-			if !slices.Contains(t.Files, p.Target.Doc.File) {
-				t.Files = append(t.Files, p.Target.Doc.File)
+			if !slices.Contains(t.Files, p.Target.Doc.Name()) {
+				t.Files = append(t.Files, p.Target.Doc.Name())
 			}
 		}
 		sort.Strings(t.Files)
@@ -200,7 +200,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 		}
 		for _, o := range users {
 			if patchKey(o.p.config) != key {
-				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.File, o.m.Spec.Line(), holding(o)))
+				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.Name(), o.m.Spec.Line(), holding(o)))
 			}
 		}
 		if len(hold) == 0 {
@@ -308,7 +308,7 @@ func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
 		case err != nil:
 			f.Err = editMsg(err)
 			for _, o := range w.users {
-				o.review("file " + doc.File + " cannot be edited safely: " + f.Err)
+				o.review("file " + doc.Name() + " cannot be edited safely: " + f.Err)
 			}
 			failed = append(failed, f)
 		case len(r.Edits) > 0:
@@ -329,7 +329,7 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
-	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
+	t := Task{Task: m.Name, File: m.Source.Name(), Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
 	if d.Action != plan.Migrate {
 		return t
 	}
