@@ -10,6 +10,7 @@ import (
 	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schedule/model"
@@ -170,13 +171,13 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 	for _, o := range all {
 		byMat[o.m] = o
 	}
-	paths := make([]string, 0, len(cat.Configs))
+	files := make([]string, 0, len(cat.Configs))
 	for p := range cat.Configs {
-		paths = append(paths, p)
+		files = append(files, p)
 	}
-	sort.Strings(paths)
+	sort.Strings(files)
 	changed := false
-	for _, path := range paths {
+	for _, path := range files {
 		var users []*one
 		for _, u := range cat.Configs[path].Users {
 			if o := byMat[u]; o != nil {
@@ -211,7 +212,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 			// a large fleet on one file.
 			hold = append(hold[:maxHolders], fmt.Sprintf("and %d more", n-maxHolders))
 		}
-		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
+		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", paths.Display(path), strings.Join(hold, ", "))
 		for _, o := range users {
 			if o.d.Action == plan.Migrate {
 				o.review(reason)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -463,7 +464,7 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		}
 	}
 	for _, w := range wrote {
-		note("written: %s", report.Escape(w))
+		note("written: %s", report.Escape(paths.Display(w)))
 	}
 	fmt.Fprintln(errw, o.line(opts.Check))
 	if p := o.publish; p != nil {
@@ -805,7 +806,7 @@ func applyTree(p *Plan, opts ApplyOptions, errw io.Writer, o *Outcome) (*Outcome
 	if !opts.Quiet {
 		sort.Strings(wrote)
 		for _, w := range wrote {
-			fmt.Fprintf(errw, "written: %s\n", report.Escape(w))
+			fmt.Fprintf(errw, "written: %s\n", report.Escape(paths.Display(w)))
 		}
 	}
 	fmt.Fprintln(errw, o.line(false))
