@@ -294,7 +294,7 @@ func (l *loader) syntaxProblem(file string, src []byte, err error) {
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	key := fileKey(path)
 	if l.visitng[key] {
-		l.problemAt(ref, "import cycle: "+cycleText(chain, path))
+		l.problemAt(ref, "import cycle: "+cycleText(chain, path, l.show.Display))
 		return
 	}
 	if l.loaded[key] {
@@ -304,7 +304,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	src, err := l.readFile(in, path)
 	if err != nil {
 		if ref != nil {
-			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", path, err))
+			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", l.show.Display(path), err))
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
