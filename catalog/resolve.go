@@ -45,6 +45,10 @@ type Options struct {
 	// config file instead of the file's own (apply's check of what a
 	// plan's edits would leave, before writing them).
 	Overlay func(path string) ([]byte, bool)
+	// Reading, when set, is told of every source, import and config file
+	// Load reads, before it is read (from several goroutines at once):
+	// the command's outputs are refused when one of them is an input.
+	Reading func(path string)
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.

@@ -434,9 +434,6 @@ func (o *migrateOptions) Run() error {
 	if err := o.chooseMode(); err != nil {
 		return err
 	}
-	if err := o.checkPlanFile(); err != nil {
-		return err
-	}
 	out := o.Out
 	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" && o.planFile == "" {
 		dc := &diffColor{w: o.Out}
@@ -531,8 +528,9 @@ var writeHooks groupwrite.Hooks
 // handleSignals makes interruptSignals finish or undo the group being
 // written and leave no temp file (docs/behaviour.md §7): outside a group's renames the
 // process ends at once, its temp files removed; during them the group
-// finishes and the run stops after it. stop ends the handling.
-func (o *migrateOptions) handleSignals() (stop func()) {
+// finishes and the run stops after it. stop ends the handling. validate
+// takes it for its -o FILE temp files, apply for its groups.
+func (c *common) handleSignals() (stop func()) {
 	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, interruptSignals...)
@@ -542,7 +540,7 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 		case sig := <-sigs:
 			groupwrite.OnSignal(sig, func() {
 				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
-				os.Exit(exitCode(e, o.Err))
+				os.Exit(exitCode(e, c.Err))
 			})
 		case <-done:
 		}
@@ -620,6 +618,10 @@ func (o *migrateOptions) noteNoGit() {
 func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary, diff []byte) error {
 	rec.Plan.Summary = sum
 	if o.planFile != "" {
+		// An import or config file the run read is refused (outguard.go).
+		if err := o.guard.err(); err != nil {
+			return err
+		}
 		if err := rec.Plan.Write(o.planFile); err != nil {
 			return fmt.Errorf("--plan %s: %w", o.planFile, err)
 		}
@@ -671,22 +673,4 @@ func inputRoots(inputs []catalog.Input) []string {
 		}
 	}
 	return out
-}
-
-// checkPlanFile refuses a --plan FILE that is one of the inputs (by
-// identity): writing the plan would replace it.
-func (o *migrateOptions) checkPlanFile() error {
-	if o.planFile == "" {
-		return nil
-	}
-	id, ok := catalog.Identify(o.planFile)
-	if !ok {
-		return nil
-	}
-	for _, p := range o.inputFiles() {
-		if pid, ok := catalog.Identify(p); ok && pid == id {
-			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
-		}
-	}
-	return nil
 }

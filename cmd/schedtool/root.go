@@ -58,6 +58,9 @@ type common struct {
 	// config is --config; project the project file read (nil: none).
 	config  string
 	project *project.Config
+	// guard refuses report files (-o FORMAT=FILE, --plan FILE) that are
+	// symlinks or inputs; nil when the command writes none.
+	guard *outputGuard
 }
 
 func (c *common) stop() {
@@ -127,6 +130,9 @@ func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.guard.inputs(inputs); err != nil {
+		return nil, err
+	}
 	said := map[string]bool{}
 	for _, in := range inputs {
 		// The root is not the PATH's own work tree: say which it is.
@@ -158,6 +164,9 @@ func (c *common) loadOptions() catalog.Options {
 	o.DBRows = &c.dbRows
 	if c.project != nil {
 		o.Exclude = c.project.Excluder()
+	}
+	if c.guard != nil && len(c.guard.files) > 0 {
+		o.Reading = c.guard.reading
 	}
 	return o
 }
@@ -282,8 +291,17 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		if _, err := useColor(c.color, false); err != nil {
 			return err
 		}
+		// Before anything is read: the project file is an input too.
+		if err := c.guardOutputs(cmd, args); err != nil {
+			return err
+		}
 		if err := c.loadProject(cmd, args); err != nil {
 			return err
+		}
+		if c.project != nil {
+			if err := c.guard.input(c.project.File); err != nil {
+				return err
+			}
 		}
 		c.selection = catalog.NewSelection(c.selector)
 		if readsDatabase(args) {
