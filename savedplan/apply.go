@@ -40,6 +40,8 @@ type ApplyOptions struct {
 	Load catalog.Options
 	// Hooks inject faults into the writes (tests).
 	Hooks groupwrite.Hooks
+	// PlanFile is the plan's path as given, for the notes that name it.
+	PlanFile string
 }
 
 // Outcome is what apply did, or would do (--check).
@@ -470,7 +472,11 @@ func Apply(p *Plan, opts ApplyOptions, errw io.Writer) (*Outcome, error) {
 		note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
 	}
 	if o.Review > 0 {
-		note("the plan leaves %d %s to a person (needs review or skipped): schedtool show PLAN lists them", o.Review, report.Plural(o.Review, "task", "tasks"))
+		planFile := opts.PlanFile
+		if planFile == "" {
+			planFile = "PLAN"
+		}
+		note("the plan leaves %d %s to a person (needs review or skipped): schedtool show %s lists them", o.Review, report.Plural(o.Review, "task", "tasks"), report.Escape(planFile))
 	}
 	return o, nil
 }

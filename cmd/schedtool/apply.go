@@ -163,7 +163,7 @@ func (o *applyOptions) planLoad() catalog.Options {
 }
 
 func (o *applyOptions) Run() error {
-	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Hooks: writeHooks, Quiet: o.quiet, Load: o.planLoad()}, o.Err)
+	res, err := savedplan.Apply(o.plan, savedplan.ApplyOptions{Check: o.check, AllOrNothing: o.allOrNothing, Out: o.out, Inputs: o.inputs, RowsTree: o.rowsTree, Force: o.force, Hooks: writeHooks, Quiet: o.quiet, Load: o.planLoad(), PlanFile: o.path}, o.Err)
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,7 @@ type migrateOptions struct {
 	limitSet      func() bool
 	changed       func(flag string) bool
 	planFile      string
+	dryRun        bool // --dry-run: what migrate does anyway
 	// flagsSet are the flags given, by name, for a saved plan.
 	flagsSet func() map[string]string
 
@@ -176,6 +177,10 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	o.limitSet = func() bool { return f.Changed("limit") }
 	o.changed = f.Changed
 	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
+	// Typed from habit (kubectl, terraform): accepted, and said to be
+	// the default; hidden, as it changes nothing.
+	f.BoolVar(&o.dryRun, "dry-run", false, "migrate is a dry run by default")
+	f.MarkHidden("dry-run")
 	return cmd
 }
 
@@ -235,6 +240,12 @@ func (o *migrateOptions) Validate() error {
 	}
 	if o.changed != nil && o.changed("plan") && strings.TrimSpace(o.planFile) == "" {
 		return &usageError{"--plan: an empty path names nothing; give the plan file to write"}
+	}
+	if o.dryRun && (o.write || o.out != "") {
+		return &usageError{"--dry-run: migrate is a dry run by default; --write and --out are what write, so give one or the other"}
+	}
+	if o.dryRun && !o.quiet {
+		fmt.Fprintln(o.Err, "schedtool: migrate is a dry run by default: --dry-run changes nothing (--write applies the changes, --out writes them elsewhere)")
 	}
 	if (o.planFile != "" || o.output == "markdown") && (o.write || o.out != "") {
 		what := "--plan"
@@ -486,7 +497,7 @@ func (o *migrateOptions) Run() error {
 	// --out they leave the run done; a dry run has them pending.
 	var why []string
 	if n := sum.Review(); n > 0 {
-		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
+		why = append(why, fmt.Sprintf("%d %s review", n, report.Plural(n, "task needs", "tasks need")))
 	}
 	if n := sum.UnpacedV1; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
@@ -501,8 +512,8 @@ func (o *migrateOptions) Run() error {
 			n, report.Plural(n, "sink", "sinks"), report.Plural(n, "its", "their")))
 	}
 	if n := sum.Oversized; n > 0 {
-		why = append(why, fmt.Sprintf("%d %s share config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
-			n, report.Plural(n, "task", "tasks"), o.limit, report.Plural(n, "it", "them")))
+		why = append(why, fmt.Sprintf("%d %s config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
+			n, report.Plural(n, "task shares", "tasks share"), o.limit, report.Plural(n, "it", "them")))
 	}
 	if n := sum.Deferred(); n > 0 && o.run.Mode == migrate.DryRun {
 		why = append(why, fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit))
@@ -656,7 +667,7 @@ func planFlags(cmd *cobra.Command) map[string]string {
 	out := map[string]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Name {
-		case "plan", "output", "quiet", "color", "cpuprofile":
+		case "plan", "output", "quiet", "color", "cpuprofile", "dry-run":
 			return
 		}
 		out[f.Name] = f.Value.String()
