@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -92,7 +93,7 @@ func (c *common) guardOutputs(cmd *cobra.Command, args []string) error {
 			return err
 		}
 	}
-	if in, ok := c.In.(*os.File); ok && containsArg(args, "-") {
+	if in, ok := c.In.(*os.File); ok && slices.Contains(args, "-") {
 		if st, err := in.Stat(); err == nil {
 			if id, ok := catalog.IdentifyInfo(st); ok {
 				if rf := g.match(id); rf != nil {
@@ -102,15 +103,6 @@ func (c *common) guardOutputs(cmd *cobra.Command, args []string) error {
 		}
 	}
 	return nil
-}
-
-func containsArg(args []string, a string) bool {
-	for _, x := range args {
-		if x == a {
-			return true
-		}
-	}
-	return false
 }
 
 // refuse records the first refusal and returns err.
