@@ -10,36 +10,44 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
-// Each remaining status and reason goes to the decision that moves it;
-// the rows that just miss a rule go elsewhere; the list adds up to the
-// remaining count.
-func TestUnblockKind(t *testing.T) {
-	for _, tc := range []struct {
-		status, reason, want string
-	}{
-		{"blocked-v1", "a V1 task", UnblockRuntimeV2},
-		{"conflict", "", UnblockResolve},
-		{"ready", "", UnblockMigrate},
-		{ReadyNeedsFlag, "", UnblockZeroFileSinks},
-		{"stacked", plan.FileSinkStackedNote, UnblockZeroFileSinks},
-		{"stacked", "", UnblockMigrate}, // a syncSchedule default: plain migrate zeroes it
-		{"stacked", "a file sink with a plaintext config: uploadInterval \"0s\" ... is not among its published values", UnblockFileSinkSeal},
-		{"needs-review", `image tag "v2" takes only advanced.updateDelay (syncSchedule arrived in v3): removing the delay needs an image upgrade first`, UnblockImageUpgrade},
-		{"needs-review", "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first", UnblockImageUpgrade},
-		{"needs-review", "a file sink with a plaintext config: uploadInterval \"0s\", the only value that turns its interval off, is not among its published values", UnblockFileSinkSeal},
-		{"needs-review", "the connector schedule is encrypted (sops)", UnblockPerson},
-		{"needs-review", "the image is old", UnblockPerson}, // no upgrade asked for
-		{"migrated", "", ""},
-		{"unaffected", "", ""},
-	} {
-		if got := UnblockKind(&Row{Status: tc.status, Reason: tc.reason}); got != tc.want {
-			t.Errorf("%s (%q): %q, want %q", tc.status, tc.reason, got, tc.want)
+// partitioned is the totals of rows with what unblocks what from a
+// dry run that migrates a row under a set when moves says so (else
+// review, for the row's reason).
+func partitioned(t *testing.T, rows []Row, moves func(r Row, set plan.Options) bool) *Totals {
+	t.Helper()
+	tot := totalsOf(rows)
+	rem := newRemainingSet()
+	for i := range rows {
+		if rows[i].Remaining() {
+			rem.add(&rows[i])
 		}
 	}
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, each func(string, plan.Action, string)) error {
+		for _, r := range rows {
+			switch {
+			case !r.Remaining():
+				each(r.Task, plan.None, "")
+			case moves(r, set):
+				each(r.Task, plan.Migrate, "")
+			default:
+				each(r.Task, plan.Review, r.Reason)
+			}
+		}
+		return nil
+	}}
+	var err error
+	if tot.unblocks, err = c.partition(rem); err != nil {
+		t.Fatal(err)
+	}
+	return tot
 }
 
+// Each remaining task goes to the first set of decisions whose dry run
+// migrates it, the rest to a person by reason; the list adds up to the
+// remaining count.
 func TestUnblocksAddUp(t *testing.T) {
 	var rows []Row
 	add := func(n int, r Row) {
@@ -48,27 +56,69 @@ func TestUnblocksAddUp(t *testing.T) {
 			rows = append(rows, r)
 		}
 	}
-	add(7, Row{Status: "blocked-v1", Image: "a"})
-	add(3, Row{Status: "conflict", Image: "a"})
-	add(2, Row{Status: "needs-review", Image: "old", Reason: "removing the delay needs an image upgrade first"})
-	add(4, Row{Status: "needs-review", Image: "older", Reason: "removing the delay needs an image upgrade first"})
+	add(7, Row{Status: "blocked-v1", Image: "a", Reason: "v2"})
+	add(2, Row{Status: "blocked-v1", Image: "a", Reason: "v2 sink"})
+	add(3, Row{Status: "conflict", Image: "a", Reason: "resolve"})
+	add(2, Row{Status: "needs-review", Image: "ghcr.io/estuary/materialize-bigquery", Reason: "upgrade"})
+	add(4, Row{Status: "needs-review", Image: "ghcr.io/estuary/materialize-snowflake", Reason: "upgrade"})
 	add(5, Row{Status: "needs-review", Image: "a", Reason: "sealed"})
 	add(1, Row{Status: "needs-review", Image: "a", Reason: "invalid"})
+	add(6, Row{Status: "ready", Image: "a"})
 	add(9, Row{Status: "migrated", Image: "a"})
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(r Row, set plan.Options) bool {
+		switch r.Reason {
+		case "":
+			return true
+		case "v2":
+			return set.EnableRuntimeV2
+		case "v2 sink":
+			return set.EnableRuntimeV2 && set.ZeroFileSinks
+		case "resolve":
+			return set.Resolve == "connector" // the other choice does not
+		case "upgrade":
+			return set.UpgradeImages
+		}
+		return false
+	})
 	list := Unblocks(tot)
 	var got []string
 	sum := 0
 	for _, u := range list {
-		got = append(got, fmt.Sprintf("%s %s%s %d", u.Kind, u.Image, u.Reason, u.Tasks))
+		got = append(got, fmt.Sprintf("%s %s%s%s %d", u.Kind, u.Image, u.Tag, u.Reason, u.Tasks))
 		sum += u.Tasks
 	}
-	want := []string{"enable-runtime-v2  7", "resolve  3", "image-upgrade older 4", "image-upgrade old 2", "person sealed 5", "person invalid 1"}
+	want := []string{"migrate  6", "enable-runtime-v2  7", "zero-file-sinks+enable-runtime-v2  2", "resolve  3",
+		"image-upgrade ghcr.io/estuary/materialize-snowflakev4 4", "image-upgrade ghcr.io/estuary/materialize-bigqueryv3 2", "person sealed 5", "person invalid 1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("unblocks\n%v, want\n%v", got, want)
 	}
 	if sum != tot.Remaining {
 		t.Errorf("unblocks move %d tasks, %d remain", sum, tot.Remaining)
+	}
+}
+
+// A name whose definitions do not all migrate under a set is not that
+// set's: every definition must move.
+func TestUnblocksEveryDefinition(t *testing.T) {
+	rows := []Row{{Task: "a/x", Status: "ready", Image: "a"}}
+	tot := totalsOf(rows)
+	rem := newRemainingSet()
+	rem.add(&rows[0])
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, each func(string, plan.Action, string)) error {
+		each("a/x", plan.Migrate, "")
+		if set.EnableRuntimeV2 {
+			each("a/x", plan.Migrate, "")
+		} else {
+			each("a/x", plan.Skip, "a V1 definition")
+		}
+		return nil
+	}}
+	var err error
+	if tot.unblocks, err = c.partition(rem); err != nil {
+		t.Fatal(err)
+	}
+	if list := Unblocks(tot); len(list) != 1 || list[0].Kind != UnblockRuntimeV2 || list[0].Tasks != 1 {
+		t.Errorf("unblocks %+v, want the one task under --enable-runtime-v2", list)
 	}
 }
 
@@ -128,7 +178,7 @@ func TestMarkdownUnderJobSummaryLimit(t *testing.T) {
 			w.Row(&r)
 			rows = append(rows, r)
 		}
-		tot := totalsOf(rows)
+		tot := partitioned(t, rows, func(r Row, set plan.Options) bool { return r.Status == "ready" })
 		if err := w.End(tot); err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +261,7 @@ func TestUnblocksBounded(t *testing.T) {
 		rows = append(rows, Row{Task: fmt.Sprint("t/", i), Status: "needs-review", Reason: fmt.Sprint("reason ", i)},
 			Row{Task: fmt.Sprint("u/", i), Status: "needs-review", Image: fmt.Sprint("img", i), Reason: "needs an image upgrade first"})
 	}
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(r Row, set plan.Options) bool { return set.UpgradeImages && r.Image != "" })
 	list := Unblocks(tot)
 	sum := 0
 	for _, u := range list {

@@ -82,6 +82,12 @@ func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
+// HasUnblocks reports whether a format says what unblocks what (json,
+// markdown, html), for which the census makes migrate's dry runs.
+func HasUnblocks(format string) bool {
+	return format == "json" || format == "markdown" || format == "html"
+}
+
 // SummaryLine is the census in one sentence.
 func SummaryLine(t *Totals) string {
 	disabled := ""

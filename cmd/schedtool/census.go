@@ -13,8 +13,10 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 type censusOptions struct {
@@ -128,8 +130,31 @@ func (o *censusOptions) Complete(args []string) error {
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
 	o.inputs, err = o.resolveInputs(o.paths)
+	if err == nil && census.HasUnblocks(o.output) {
+		o.census.DryRun = o.dryRun(reg)
+	}
 	return err
 }
+
+// dryRun is migrate's dry run over the census's inputs under a set of
+// decisions added to the project file's: what unblocks what is counted
+// from what migrate itself would do (docs/behaviour.md §8).
+func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
+	return func(set plan.Options, each func(string, plan.Action, string)) error {
+		mo := &migrateOptions{common: o.common}
+		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
+		mg.Options = mo.decisions(set)
+		_, err := mg.Run(o.inputs, migrate.RunOptions{Load: o.loadOptions(), Mode: migrate.DryRun, Format: "diff", Quiet: true, Record: taskRecorder(each)}, io.Discard, io.Discard)
+		return err
+	}
+}
+
+// taskRecorder hands a dry run's tasks, and nothing else, to a function.
+type taskRecorder func(string, plan.Action, string)
+
+func (f taskRecorder) Task(t *migrate.Task)        { f(t.Task, plan.Action(t.Action), t.Reason) }
+func (taskRecorder) Group([]*migrate.File, string) {}
+func (taskRecorder) Row(string, *migrate.Row)      {}
 
 // scope is what this census covers: the paths as given (a PostgreSQL
 // URL without its password), --root, the selectors, this schedtool.
