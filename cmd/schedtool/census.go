@@ -144,17 +144,9 @@ func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
 		mo := &migrateOptions{common: o.common}
 		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
 		mg.Options = mo.decisions(set)
-		_, err := mg.Run(o.inputs, migrate.RunOptions{Load: o.loadOptions(), Mode: migrate.DryRun, Format: "diff", Quiet: true, Record: taskRecorder(each)}, io.Discard, io.Discard)
-		return err
+		return mg.Tasks(o.inputs, o.loadOptions(), func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
 	}
 }
-
-// taskRecorder hands a dry run's tasks, and nothing else, to a function.
-type taskRecorder func(string, plan.Action, string)
-
-func (f taskRecorder) Task(t *migrate.Task)        { f(t.Task, plan.Action(t.Action), t.Reason) }
-func (taskRecorder) Group([]*migrate.File, string) {}
-func (taskRecorder) Row(string, *migrate.Row)      {}
 
 // scope is what this census covers: the paths as given (a PostgreSQL
 // URL without its password), --root, the selectors, this schedtool.
