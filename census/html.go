@@ -205,11 +205,8 @@ func (h *htmlWriter) End(t *Totals) error {
 		fmt.Fprintln(w, `<p class="scope" id="scope">Scope: not recorded.</p>`)
 	}
 	h.headline(t)
-	pts := points(h.history, t, h.now)
-	if p := Projection(pts); p != "" {
-		fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\">%s</p>\n", esc(p))
-	}
 	h.unblocks(t)
+	h.projection(t)
 	fmt.Fprintln(w, `<h2>Remaining users by image</h2>`)
 	writeLegend(w)
 	h.bars("image", "image", h.byImage, t.OldestTag)
@@ -332,6 +329,36 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
 	}
 	fmt.Fprintln(w, `</tbody></table>`)
+}
+
+// projection: when the count reaches zero, lane by lane, and whether the
+// whole does (docs/behaviour.md §8).
+func (h *htmlWriter) projection(t *Totals) {
+	p := ProjectionOf(points(h.history, t, h.now), t, h.now)
+	if p == nil {
+		return
+	}
+	w := h.w
+	zero := ""
+	if p.ZeroAround != nil {
+		zero = *p.ZeroAround
+	}
+	fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\" data-zero=\"%s\" data-stalls=\"%d\">%s</p>\n", zero, p.StallsAt, esc(p.Says()))
+	if !p.History {
+		return
+	}
+	fmt.Fprintln(w, `<ul id="lanes">`)
+	for _, l := range p.Lanes {
+		if l.Remaining == 0 {
+			continue
+		}
+		zero := ""
+		if l.ZeroAround != nil {
+			zero = *l.ZeroAround
+		}
+		fmt.Fprintf(w, "<li data-lane=\"%s\" data-remaining=\"%d\" data-zero=\"%s\">%s</li>\n", l.Lane, l.Remaining, zero, esc(l.LaneSays()))
+	}
+	fmt.Fprintln(w, `</ul>`)
 }
 
 const barWidth = 360

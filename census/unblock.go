@@ -349,44 +349,6 @@ func points(history []Snapshot, t *Totals, now time.Time) []Snapshot {
 // projectionWindow is how far back the pace is measured.
 const projectionWindow = 28 * 24 * time.Hour
 
-// Projection says when the remaining count reaches zero at the pace of
-// the recent censuses (those of the last four weeks, at least the last
-// two), or that it has stalled; "" with fewer than two points in time.
-func Projection(pts []Snapshot) string {
-	if len(pts) < 2 {
-		return ""
-	}
-	last := pts[len(pts)-1]
-	if last.Remaining == 0 {
-		return "No task remains."
-	}
-	first := pts[len(pts)-2]
-	for i := len(pts) - 2; i >= 0; i-- {
-		if last.At.Sub(pts[i].At) > projectionWindow {
-			break
-		}
-		first = pts[i]
-	}
-	// In seconds, not a Duration: one saturates at 292 years, and a
-	// history file may say any instant.
-	secs := float64(last.At.Unix()-first.At.Unix()) + float64(last.At.Nanosecond()-first.At.Nanosecond())/1e9
-	if secs <= 0 {
-		return ""
-	}
-	over := spanWords(time.Duration(min(secs, float64(math.MaxInt64/int64(time.Second))) * float64(time.Second)))
-	fell := first.Remaining - last.Remaining
-	if fell <= 0 {
-		return fmt.Sprintf("Stalled: the remaining count has not fallen over the last %s (%d then, %d now).", over, first.Remaining, last.Remaining)
-	}
-	perDay := float64(fell) / secs * 86400
-	days := float64(last.Remaining) / perDay
-	if days > 100*365 {
-		return fmt.Sprintf("At the pace of the last %s (%d fewer), zero is more than a century away.", over, fell)
-	}
-	at := last.At.Add(time.Duration(days * 24 * float64(time.Hour)))
-	return fmt.Sprintf("At the pace of the last %s (%s fewer per week), zero around %s.", over, perWeek(perDay*7), at.UTC().Format("2006-01-02"))
-}
-
 func perWeek(v float64) string {
 	if v >= 10 {
 		return fmt.Sprintf("%.0f", v)

@@ -144,24 +144,76 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-func TestProjection(t *testing.T) {
-	day := func(d, remaining int) Snapshot {
-		return Snapshot{At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d), Remaining: remaining}
-	}
-	for _, tc := range []struct {
-		name string
-		pts  []Snapshot
-		want string
-	}{
-		{"one point", []Snapshot{day(0, 10)}, ""},
-		{"pace", []Snapshot{day(0, 300), day(7, 200), day(14, 100)}, "At the pace of the last 2 weeks (100 fewer per week), zero around 2026-11-22."},
-		{"stalled", []Snapshot{day(0, 300), day(7, 310), day(14, 320)}, "Stalled: the remaining count has not fallen over the last 2 weeks (300 then, 320 now)."},
-		{"only recent weeks", []Snapshot{day(0, 10000), day(35, 300), day(42, 300)}, "Stalled: the remaining count has not fallen over the last 1 week"},
-		{"done", []Snapshot{day(0, 3), day(7, 0)}, "No task remains."},
-	} {
-		if got := Projection(tc.pts); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+// laneTotals is a census whose dry runs put ready tasks in the lane
+// that needs no decision, blocked-v1 ones in --enable-runtime-v2's, and
+// the rest in a person's.
+func laneTotals(t *testing.T, ready, v1, person int) *Totals {
+	var rows []Row
+	for i := range ready + v1 + person {
+		st, reason := "ready", ""
+		switch {
+		case i >= ready+v1:
+			st, reason = "needs-review", "sealed"
+		case i >= ready:
+			st, reason = "blocked-v1", "v1"
 		}
+		rows = append(rows, Row{Task: fmt.Sprint("a/", i), Image: "a", Status: st, Reason: reason})
+	}
+	return partitioned(t, rows, func(r Row, set plan.Options) bool {
+		return r.Reason == "" || r.Reason == "v1" && set.EnableRuntimeV2
+	})
+}
+
+func TestProjectionByLane(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d) }
+	point := func(d int, tot *Totals) Snapshot { return SnapshotOf(tot, day(d)) }
+	lanes := func(p *Projection) string {
+		var out []string
+		sum := 0
+		for _, l := range p.Lanes {
+			sum += l.Remaining
+			if l.Remaining == 0 {
+				continue
+			}
+			z := "null"
+			if l.ZeroAround != nil {
+				z = *l.ZeroAround
+			}
+			out = append(out, fmt.Sprintf("%s %d %v %s", l.Lane, l.Remaining, l.PerWeek, z))
+		}
+		return strings.Join(out, "|")
+	}
+
+	// Only the ready lane moved: it has a date, the others wait on their
+	// decision, and the whole has none: it stalls at what waits.
+	now := laneTotals(t, 100, 800, 50)
+	pts := []Snapshot{point(0, laneTotals(t, 300, 800, 50)), point(7, laneTotals(t, 200, 800, 50)), point(14, now)}
+	p := ProjectionOf(pts, now, day(14))
+	if got, want := lanes(p), "migrate 100 100 2026-11-22|enable-runtime-v2 800 0 null|person 50 0 null"; got != want {
+		t.Errorf("lanes\n%s, want\n%s", got, want)
+	}
+	if p.ZeroAround != nil || p.StallsAt != 850 || !strings.Contains(p.Says(), "stalls at 850 until the decisions are made") {
+		t.Errorf("the whole: %v, stalls at %d, %q", p.ZeroAround, p.StallsAt, p.Says())
+	}
+	for _, l := range p.Lanes {
+		if l.Lane == UnblockRuntimeV2 && !strings.Contains(l.LaneSays(), "waits on the decision to move V1 tasks") {
+			t.Errorf("the V1 lane says %q", l.LaneSays())
+		}
+	}
+
+	// Every lane moved: the whole is at zero when the slowest lane is.
+	now = laneTotals(t, 100, 700, 40)
+	pts = []Snapshot{point(0, laneTotals(t, 200, 800, 50)), point(7, now)}
+	p = ProjectionOf(pts, now, day(7))
+	if p.ZeroAround == nil || *p.ZeroAround != "2026-12-27" || p.StallsAt != 0 {
+		t.Errorf("every lane moves: zero %v, stalls at %d (%s)", p.ZeroAround, p.StallsAt, lanes(p))
+	}
+
+	// A history without lanes (an older schedtool's) projects nothing.
+	old := point(0, laneTotals(t, 200, 800, 50))
+	old.Lanes = nil
+	if p = ProjectionOf([]Snapshot{old, point(7, now)}, now, day(7)); p.History || p.ZeroAround != nil || !strings.HasPrefix(p.Says(), "No projection yet") {
+		t.Errorf("a history without lanes: %+v", p)
 	}
 }
 
@@ -242,7 +294,7 @@ func TestSummaryIsHistory(t *testing.T) {
 func TestHTMLFirstWeekNoLine(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	rows := []Row{{Task: "a/b", Status: "ready"}}
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(Row, plan.Options) bool { return true })
 	page := writeHTML(t, rows, tot, Options{Now: now, History: []Snapshot{SnapshotOf(tot, now)}})
 	if strings.Contains(page, `<svg id="burndown"`) || !strings.Contains(page, `data-points="1"`) {
 		t.Errorf("the first week is drawn as a line")
