@@ -2,6 +2,7 @@ package migrate_test
 
 import (
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 
@@ -42,12 +43,20 @@ func checkUnblocks(t *testing.T, r migrate.UsersRun, dir string) {
 		return
 	}
 	ro.Limit = 0 // what unblocks what is of a whole run
+	rp := migrate.NewReplay(inputs, ro.Load)
+	replay := func(set plan.Options, each func(string, plan.Action, string)) error {
+		m := &migrate.Migrator{Planner: &plan.Planner{Registry: mg.Registry, Options: set}, Registry: mg.Registry}
+		return rp.Tasks(m, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+	}
 	dry := func(set plan.Options, each func(string, plan.Action, string)) error {
 		m := &migrate.Migrator{Planner: &plan.Planner{Registry: mg.Registry, Options: set}, Registry: mg.Registry}
-		return m.Tasks(inputs, ro.Load, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+		run := ro
+		run.Mode, run.Record = migrate.DryRun, taskRecorder(each)
+		_, err := m.Run(inputs, run, io.Discard, io.Discard)
+		return err
 	}
 	// Each set's tasks, every definition migrated (or left with nothing
-	// to do), straight from the dry runs.
+	// to do), straight from migrate's dry runs.
 	moved := make([]map[string]bool, len(census.DrySets))
 	for i, set := range census.DrySets {
 		moved[i] = map[string]bool{}
@@ -70,7 +79,7 @@ func checkUnblocks(t *testing.T, r migrate.UsersRun, dir string) {
 		}
 	}
 	var rows []census.Row
-	c := &census.Census{Planner: &plan.Planner{Registry: mg.Registry}, DryRun: dry}
+	c := &census.Census{Planner: &plan.Planner{Registry: mg.Registry}, DryRun: replay}
 	tot, err := c.Run(inputs, ro.Load, rowWriter{&rows})
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +115,13 @@ func checkUnblocks(t *testing.T, r migrate.UsersRun, dir string) {
 		t.Errorf("%s: the rows move %d tasks, %d remain", r, sum, tot.Remaining)
 	}
 }
+
+// taskRecorder hands a dry run's tasks to a function.
+type taskRecorder func(string, plan.Action, string)
+
+func (f taskRecorder) Task(t *migrate.Task)        { f(t.Task, plan.Action(t.Action), t.Reason) }
+func (taskRecorder) Group([]*migrate.File, string) {}
+func (taskRecorder) Row(string, *migrate.Row)      {}
 
 // rowWriter keeps a census's rows.
 type rowWriter struct{ rows *[]census.Row }

@@ -136,15 +136,16 @@ func (o *censusOptions) Complete(args []string) error {
 	return err
 }
 
-// dryRun is migrate's dry run over the census's inputs under a set of
-// decisions added to the project file's: what unblocks what is counted
-// from what migrate itself would do (docs/behaviour.md §8).
+// dryRun is migrate's planning of the census's inputs replayed under a
+// set of decisions added to the project file's: what unblocks what is
+// counted from what migrate itself would do (docs/behaviour.md §8).
 func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
+	rp := migrate.NewReplay(o.inputs, o.loadOptions())
 	return func(set plan.Options, each func(string, plan.Action, string)) error {
 		mo := &migrateOptions{common: o.common}
 		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
 		mg.Options = mo.decisions(set)
-		return mg.Tasks(o.inputs, o.loadOptions(), func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+		return rp.Tasks(mg, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
 	}
 }
 
@@ -220,6 +221,16 @@ func (o *censusOptions) Run() error {
 		var rows atomic.Int64
 		o.census.Rows = &rows
 		stop = o.rowProgress("census: %d rows", &rows)
+	}
+	if o.census.DryRun != nil {
+		// The census and its dry runs read one snapshot of a database,
+		// read once.
+		release, err := catalog.HoldDB(o.inputs)
+		defer release()
+		if err != nil {
+			stop()
+			return err
+		}
 	}
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()
