@@ -326,7 +326,7 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		if u.Command != "" {
 			how = u.Command
 		}
-		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
+		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Says()), u.Tasks, esc(how))
 	}
 	fmt.Fprintln(w, `</tbody></table>`)
 }

@@ -133,7 +133,7 @@ func (m *markdownWriter) End(t *Totals) error {
 			if u.Command != "" {
 				how = "`" + strings.ReplaceAll(u.Command, "|", "\\|") + "`"
 			}
-			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(mdCut(u.Action)), u.Tasks, how)
+			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(mdCut(u.Says())), u.Tasks, how)
 		}
 	}
 	if p != nil {

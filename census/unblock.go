@@ -285,12 +285,22 @@ func Unblocks(t *Totals) []Unblock {
 			others++
 			continue
 		}
-		out = append(out, Unblock{Kind: UnblockPerson, Reason: r, Tasks: u.byReason[r], Action: "a person decides: " + r})
+		reason := mdCut(r) // in full in migrate's and explain's output
+		out = append(out, Unblock{Kind: UnblockPerson, Reason: reason, Tasks: u.byReason[r], Action: "a person decides"})
 	}
 	if rest > 0 {
-		out = append(out, Unblock{Kind: UnblockPerson, Reason: otherReasons, Tasks: rest, Action: fmt.Sprintf("a person decides: %d other reasons", others)})
+		out = append(out, Unblock{Kind: UnblockPerson, Tasks: rest, Action: "a person decides", Reason: fmt.Sprintf("%d other reasons", others)})
 	}
 	return out
+}
+
+// Says is the row as the page's table says it: its action, and a
+// person's reason.
+func (u *Unblock) Says() string {
+	if u.Reason != "" {
+		return u.Action + ": " + u.Reason
+	}
+	return u.Action
 }
 
 // byCount sorts a group's keys by count, most first, then by name.
