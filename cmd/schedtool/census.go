@@ -153,7 +153,11 @@ func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
 // URL without its password), --root, the selectors, this schedtool.
 func (o *censusOptions) scope() *census.Scope {
 	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
-	for _, p := range o.paths {
+	paths := o.paths
+	if len(paths) == 0 {
+		paths = o.projectPaths() // the project file's PATHs, which the census covers
+	}
+	for _, p := range paths {
 		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
 	}
 	s.Names = append(s.Names, o.selector.Names...)
@@ -275,7 +279,11 @@ func (o *censusOptions) Run() error {
 	if o.failIfRemaining && !o.quiet {
 		// The failure is an error message (always written); the pass
 		// is a note, which --quiet leaves out as it does every note.
-		fmt.Fprintln(o.Err, "gate passed: no task relies on connector-side pacing")
+		line := "gate passed: no task relies on connector-side pacing"
+		if tot.Excluded > 0 {
+			line += " (" + census.ExcludedPhrase(tot) + ")" // as docs/project-file.md says
+		}
+		fmt.Fprintln(o.Err, line)
 	}
 	return nil
 }

@@ -173,3 +173,40 @@ func TestUnblocksAreDryRunsOnDumps(t *testing.T) {
 func TestUnblocksAreDryRunsOnFixtures(t *testing.T) {
 	checkUnblocksAreDryRuns(t, copyFixtures(t), "--root", "fixtures", "fixtures/catalog")
 }
+
+// One task defined in two excluded sources is one task excluded; the
+// scope of a census run on the project file's PATHs names them; the
+// gate's pass line repeats the exclusions, as docs/project-file.md says.
+func TestCensusExcludedByNameAndScope(t *testing.T) {
+	dir := t.TempDir()
+	migrated := "{syncSchedule: {syncFrequency: 0s}}"
+	writeTree(t, dir, map[string]string{
+		".git/HEAD":           "x\n",
+		"prod/flow.yaml":      pjSource([3]string{"acmeCo/prod/a", ctV2, "{}"}),
+		"tests/one/flow.yaml": pjSource([3]string{"acmeCo/tests/t", ctV2, migrated}),
+		"tests/two/flow.yaml": pjSource([3]string{"acmeCo/tests/t", ctV2, migrated}),
+		".schedtool.yaml":     "paths: [prod, tests]\nexclude: [tests]\n",
+	})
+	r := schedtoolIn(t, dir, "census", "-o", "json", "--summary")
+	var doc struct {
+		Scope   census.Scope
+		Summary struct {
+			Excluded struct{ Tasks, Sources int }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("census: %v\n%s", err, r.stderr)
+	}
+	if doc.Summary.Excluded.Tasks != 1 || doc.Summary.Excluded.Sources != 2 {
+		t.Errorf("excluded %+v, want 1 task in 2 sources", doc.Summary.Excluded)
+	}
+	if len(doc.Scope.Inputs) != 2 || !strings.HasSuffix(doc.Scope.Inputs[0], "prod") || !strings.HasSuffix(doc.Scope.Inputs[1], "tests") {
+		t.Errorf("scope inputs %v, want the project file's PATHs", doc.Scope.Inputs)
+	}
+	// acmeCo/prod/a has no model schedule and the 30m default: it remains.
+	writeTree(t, dir, map[string]string{"prod/flow.yaml": pjSource([3]string{"acmeCo/prod/a", ctV2, migrated})})
+	r = schedtoolIn(t, dir, "census", "--fail-if-remaining")
+	if r.code != 0 || !strings.Contains(r.stderr, "gate passed: no task relies on connector-side pacing (1 task in 2 sources excluded by the project file)") {
+		t.Errorf("the gate: exit %d\n%s", r.code, r.stderr)
+	}
+}
