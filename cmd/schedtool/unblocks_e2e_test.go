@@ -210,3 +210,18 @@ func TestCensusExcludedByNameAndScope(t *testing.T) {
 		t.Errorf("the gate: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// explain names the connector's own error for a V1 task whose config the
+// connector refuses, instead of "invalid, delay unknown" alone.
+func TestExplainInvalidV1Config(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".git/HEAD": "x\n",
+		"flow.yaml": pjSource([3]string{"acmeCo/v1/bad", "", "{syncSchedule: {syncFrequency: often}}"}),
+	})
+	r := schedtoolIn(t, dir, "explain", "acmeCo/v1/bad", ".")
+	if r.code != 0 || !strings.Contains(r.stdout, "  runtime:             v1") ||
+		!strings.Contains(r.stdout, "  connector error:     the connector refuses its config: ") || !strings.Contains(r.stdout, "often") {
+		t.Errorf("explain of an invalid V1 config: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
