@@ -45,8 +45,8 @@ type Explanation struct {
 	// invalid), the connector's own error and its fix: its delay is
 	// unknown, and no flag of migrate's moves it (docs/behaviour.md §8).
 	ConnectorError string `json:"connectorError,omitempty"`
-	Migration  string `json:"migration"`
-	Situation  string `json:"situation"`
+	Migration      string `json:"migration"`
+	Situation      string `json:"situation"`
 
 	// Status is the task's census status (docs/behaviour.md §8), "" when
 	// the image is not a scheduling image: the same decision census,
