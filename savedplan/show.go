@@ -65,15 +65,10 @@ func Diff(p *Plan, w io.Writer, load catalog.Options) ([]string, error) {
 				continue
 			}
 			if !header {
-				path := report.Escape(strings.TrimPrefix(d.Name, "/"))
-				fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
+				migrate.RowsHeader(w, d.Name)
 				header = true
 			}
-			fmt.Fprintf(w, "@@ -%d +%d @@\n-", r.row.Line, r.row.Line)
-			w.Write(r.cur)
-			io.WriteString(w, "\n+")
-			w.Write(data)
-			io.WriteString(w, "\n")
+			migrate.RowDiff(w, r.row.Line, r.row.Name, r.row.LastPubID, r.cur, data, r.row.SpecStart, r.row.SpecEnd)
 		}
 	}
 	return bad, nil
