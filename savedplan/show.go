@@ -14,10 +14,11 @@ import (
 )
 
 // Diff writes the plan's diff, byte for byte the dry run migrate printed
-// when the plan was made: each input is read again and must hold the
+// when the plan was made (review: as -o markdown printed it, through
+// migrate.ReviewDiff): each input is read again and must hold the
 // bytes planned on (the plan keeps edits, not files). It returns the
 // inputs it could not show, each with why; the others are written.
-func Diff(p *Plan, w io.Writer, load catalog.Options) ([]string, error) {
+func Diff(p *Plan, w io.Writer, load catalog.Options, review bool) ([]string, error) {
 	var files []*File
 	for gi := range p.Groups {
 		for fi := range p.Groups[gi].Files {
@@ -38,7 +39,11 @@ func Diff(p *Plan, w io.Writer, load catalog.Options) ([]string, error) {
 			bad = append(bad, f.Path+": "+s.why)
 			continue
 		}
-		if err := migrate.Diff(w, f.Path, s.cur, textEdits(f.Path, f.Edits), 3); err != nil {
+		diff := migrate.Diff
+		if review {
+			diff = migrate.ReviewDiff
+		}
+		if err := diff(w, f.Path, s.cur, textEdits(f.Path, f.Edits), 3); err != nil {
 			return bad, err
 		}
 	}

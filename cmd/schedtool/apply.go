@@ -245,7 +245,7 @@ func (o *showOptions) Run() error {
 		defer dc.Close()
 		w = dc
 	}
-	bad, err := savedplan.Diff(o.plan, w, o.loadOptions())
+	bad, err := savedplan.Diff(o.plan, w, o.loadOptions(), o.output == "markdown")
 	if err != nil {
 		return err
 	}

@@ -456,7 +456,7 @@ func (o *migrateOptions) Run() error {
 		o.run.Record = rec
 		switch o.output {
 		case "markdown":
-			o.run.Format = "diff"
+			o.run.Format, o.run.Review = "diff", true
 			out = &diff // the Markdown holds it
 		case "diff":
 			out = io.Discard // the plan instead of the diff
