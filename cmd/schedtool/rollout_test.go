@@ -427,10 +427,10 @@ func TestMigrateLimit(t *testing.T) {
 	}
 	expect(t, r, 2, []string{`"actions":{"defer":4,"migrate":3,"review":1}`, `"reason":"deferred by --limit 3: this run migrates the first 3 in catalog name order`}, nil)
 	r = schedtoolIn(t, dir, "migrate", "--limit", "3", "cat", "dump.ndjson")
-	expect(t, r, 2, []string{"+++ b/dump.ndjson\n@@ -2 +2 @@"}, []string{
+	expect(t, r, 2, []string{"=== dump.ndjson: stored specs, by field (--out FILE writes the rows)\n@@ acme/b (line 2, "}, []string{
 		"migrate: 8 materializations: 3 to migrate, 4 deferred (--limit 3), 1 need review; 1 file and 1 dump row to change",
 		"deferred to a later run (--limit 3, catalog name order):\n  acme/e (cat/two.flow.yaml:3)\n  acme/g1 (cat/two.flow.yaml:24)\n  acme/g2 (cat/two.flow.yaml:15)\n  acme/d (dump.ndjson:1)\n"})
-	if strings.Contains(r.stdout, "@@ -1 +1 @@") {
+	if strings.Contains(r.stdout, "(line 1, ") {
 		t.Errorf("the deferred row acme/d is in the diff:\n%s", r.stdout)
 	}
 
