@@ -121,3 +121,31 @@ func TestFieldDiffShowsNoSecret(t *testing.T) {
 		t.Errorf("show -o markdown of a catalog is not migrate -o markdown:\n%s", show.stdout)
 	}
 }
+
+// TestDocFieldDiff runs the dump docs/rollout.md and docs/inputs.md show
+// the field diff of (the golden dump, and a row whose BigQuery config is
+// the sealed one of migrate's goldens) and checks that each shows the
+// dry run's diff as it is.
+func TestDocFieldDiff(t *testing.T) {
+	var cfg bytes.Buffer
+	if err := json.Compact(&cfg, mustRead(t, "../../migrate/testdata/golden/sealed/in/reports.config.json")); err != nil {
+		t.Fatal(err)
+	}
+	dump := string(mustRead(t, filepath.Join("../..", goodDump))) +
+		`{"catalog_name":"acmeCo/stored/materialize-bigquery-sealed","spec_type":"materialization","last_pub_id":"1a2b3c4d5e6f7091","spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"endpoint":{"connector":{"image":"ghcr.io/estuary/materialize-bigquery:v3","config":` + cfg.String() + `}},"bindings":[]}}` + "\n"
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"live_specs.ndjson": dump})
+	r := schedtoolIn(t, dir, "migrate", "live_specs.ndjson")
+	if r.code != 2 || !strings.Contains(r.stdout, "/sops/overlay: ") {
+		t.Fatalf("migrate: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, d := range []struct{ doc, heading string }{
+		{"docs/rollout.md", "## Stored specs instead of files"},
+		{"docs/inputs.md", "## Stored specs are shown by field"},
+	} {
+		blocks := fenced(section(t, string(mustRead(t, "../../"+d.doc)), d.heading), "diff")
+		if len(blocks) != 1 || blocks[0] != r.stdout {
+			t.Errorf("%s (%s) shows\n%v\nmigrate prints\n%s", d.doc, d.heading, blocks, r.stdout)
+		}
+	}
+}
