@@ -28,8 +28,8 @@ func Shown(toks []string, v string) bool {
 		return false
 	}
 	rest, ok := inConfig(toks)
-	if !ok {
-		return true
+	if !ok || len(rest) == 0 {
+		return true // outside a config, or a config that names its file
 	}
 	if len(rest) > 0 && strings.EqualFold(rest[0], "sops") {
 		if len(rest) < 2 || rest[1] != "overlay" {

@@ -24,6 +24,8 @@ func TestShown(t *testing.T) {
 		{"/endpoint/connector/config/upload_interval", "PT1H", true},
 		{"/endpoint/connector/config/advanced/updateDelay", "1h", true},
 		{"/endpoint/connector/config/sops/overlay/syncSchedule/syncFrequency", "0s", true},
+		{"/endpoint/connector/config", "own.config.yaml", true},
+		{"/endpoint/connector/config", "ENC[AES256_GCM,data:x]", false},
 		{"/endpoint/connector/config/password", "hunter2", false},
 		{"/endpoint/connector/config/advanced/token", "x", false},
 		{"/endpoint/connector/config/sops/overlay/password", "hunter2", false},
