@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/report"
 )
@@ -39,7 +40,7 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 	hidden := func(l int) bool { return l >= 0 && l < len(hideOld) && hideOld[l] }
 	var hideNew []bool
 	if review {
-		hideNew = HiddenLines(path, applyEdits(old, edits))
+		hideNew = HiddenLines(path, edit.Apply(old, edits))
 	}
 	starts := lineStarts(old)
 	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1 }
@@ -225,18 +226,6 @@ func diffHeader(w io.Writer, path string) error {
 	path = report.Escape(strings.TrimPrefix(path, "/"))
 	_, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
 	return err
-}
-
-// applyEdits is old with the edits made (sorted, not overlapping).
-func applyEdits(old []byte, edits []finding.TextEdit) []byte {
-	var out []byte
-	at := 0
-	for _, e := range edits {
-		out = append(out, old[at:e.Start]...)
-		out = append(out, e.NewText...)
-		at = e.End
-	}
-	return append(out, old[at:]...)
 }
 
 // hiddenLine is a line that Shown refuses, as a review shows it: its
