@@ -109,7 +109,7 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		}
 		return false
 	}
-	delta := 0
+	delta, prevEnd := 0, 0
 	for i := 0; i < len(groups); {
 		// A hunk: groups whose contexts touch (and, for git apply, no
 		// hidden line between them).
@@ -136,6 +136,12 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 					break
 				}
 			}
+			// Hunks split at a hidden line never overlap.
+			ha = max(ha, prevEnd)
+			if j < len(groups) {
+				hb = min(hb, groups[j].a)
+			}
+			prevEnd = hb
 		}
 		var body bytes.Buffer
 		oldCount, newCount := 0, 0
