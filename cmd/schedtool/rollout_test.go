@@ -357,7 +357,7 @@ func TestDeletedAndDisabled(t *testing.T) {
 		t.Errorf("a deleted task in the report:\n%s", r.stdout)
 	}
 	r = schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
-	expect(t, r, 2, []string{"+    syncSchedule:", `"d/disabled"`}, []string{"migrate: 4 materializations (3 disabled): 3 to migrate, 1 need review; 1 file and 1 dump row to change"})
+	expect(t, r, 2, []string{"+    syncSchedule:", "@@ d/disabled (line 2, "}, []string{"migrate: 4 materializations (3 disabled): 3 to migrate, 1 need review; 1 file and 1 dump row to change"})
 	if strings.Contains(r.stdout, "deleted") {
 		t.Errorf("a deleted task migrated:\n%s", r.stdout)
 	}
@@ -513,8 +513,8 @@ func TestEnableRuntimeV2(t *testing.T) {
 		"         other-flag: \"x\"   # keep me\n+        enable-runtime-v2: \"true\"\n",
 		"-    shards: {flags: {enable-runtime-v2: \"TRUE\"}}\n+    shards: {flags: {enable-runtime-v2: \"true\"}}\n",
 		"-        enable-runtime-v2: true\n+        enable-runtime-v2: \"true\"\n",
-		`"spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint"`,
-		`"expectPubId":"0123456789abcdef"`,
+		"@@ d/v1 (line 1, last_pub_id 0123456789abcdef) @@\n+ /shards: {flags: {enable-runtime-v2: \"true\"}}\n+ /syncSchedule: {baseInterval: 1h}\n",
+		"+ /expectPubId: \"0123456789abcdef\"\n",
 	}, []string{"  1 task: the connector schedule is invalid", "\n    a/v1-invalid (cat/flow.yaml:42)\n"})
 	// Every removed line is a schedule or flag line: nothing else changes.
 	for _, line := range strings.Split(r.stdout, "\n") {
