@@ -127,7 +127,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		}
 		f, _, err := OpenRegular(in.Dump)
 		if err != nil {
-			return &UsageError{Msg: in.Dump + ": " + describeErr(err)}
+			return &UsageError{Msg: in.Dump + ": " + Describe(err)}
 		}
 		seen := &textSeen{r: rows(f)}
 		err = scan(seen, in.Dump)
