@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/migrate"
@@ -198,7 +199,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 
 func load(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	in, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -40,7 +41,7 @@ func decideWith(t *testing.T, reg *connector.Registry, opts Options, flags, sche
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

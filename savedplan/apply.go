@@ -12,7 +12,11 @@ import (
 	"sync"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	catusers "github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -73,12 +77,12 @@ func look(f *File) state {
 	s := state{f: f}
 	// migrate read it through a link: so does apply. Only a regular
 	// file, opened without blocking (a FIFO swapped in cannot hang it).
-	fh, _, err := catalog.OpenRegular(f.Path)
+	fh, _, err := paths.OpenRegular(f.Path)
 	if err == nil {
 		s.cur, err = io.ReadAll(fh)
 		fh.Close()
 	}
-	var nr *catalog.NotRegularError
+	var nr *paths.NotRegularError
 	if errors.As(err, &nr) {
 		err = errors.New("is not a regular file")
 	}
@@ -151,7 +155,7 @@ func (r *reread) read() *reread {
 	r.done = true
 	var args []string
 	for _, a := range r.plan.Args {
-		if a != "-" && !catalog.IsDBURL(a) {
+		if a != "-" && !livespecs.IsDBURL(a) {
 			args = append(args, a)
 		}
 	}
@@ -159,7 +163,7 @@ func (r *reread) read() *reread {
 		return r
 	}
 	var inputs []catalog.Input
-	if inputs, r.err = catalog.Resolve(args, r.load); r.err != nil {
+	if inputs, r.err = input.Resolve(args, r.load); r.err != nil {
 		return r
 	}
 	for _, in := range inputs {
@@ -213,9 +217,9 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 		}
 		return
 	}
-	read := map[catalog.FileID]bool{}
+	read := map[paths.FileID]bool{}
 	for _, f := range before.Files {
-		if id, ok := catalog.Identify(f); ok {
+		if id, ok := paths.Identify(f); ok {
 			read[id] = true
 		}
 	}
@@ -224,7 +228,7 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 	for _, gi := range todo {
 		ok := true
 		for fi, s := range states[gi] {
-			if id, known := catalog.Identify(s.f.Path); !known || !read[id] {
+			if id, known := paths.Identify(s.f.Path); !known || !read[id] {
 				refuse(gi, fi, "not a source or config file of the plan's catalog (its PATHs read again): apply edits only the catalog's files")
 				ok = false
 				break
@@ -237,20 +241,20 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 	todo = kept
 	type def struct {
 		name string
-		src  catalog.FileID
+		src  paths.FileID
 	}
 	was := map[def]bool{}
 	for _, m := range before.Materializations {
-		if id, ok := catalog.Identify(m.Source.File); ok {
+		if id, ok := paths.Identify(m.Source.File); ok {
 			was[def{m.Name, id}] = was[def{m.Name, id}] || rowPaced(m)
 		}
 	}
 	for len(todo) > 0 {
-		results := map[catalog.FileID][]byte{}
-		owner := map[catalog.FileID][]int{} // group, file
+		results := map[paths.FileID][]byte{}
+		owner := map[paths.FileID][]int{} // group, file
 		for _, gi := range todo {
 			for fi, s := range states[gi] {
-				id, _ := catalog.Identify(s.f.Path)
+				id, _ := paths.Identify(s.f.Path)
 				owner[id] = []int{gi, fi}
 				if s.what == "pending" {
 					if data, err := Patch(s.cur, s.f.Edits); err == nil {
@@ -261,7 +265,7 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 		}
 		after := again.load
 		after.Overlay = func(path string) ([]byte, bool) {
-			id, ok := catalog.Identify(path)
+			id, ok := paths.Identify(path)
 			b, ok2 := results[id]
 			return b, ok && ok2
 		}
@@ -270,12 +274,12 @@ func checkResults(p *Plan, again *reread, states [][]state) {
 		badFile := map[int]int{}
 		for _, m := range cat.Materializations {
 			var touch [][]int
-			sid, sok := catalog.Identify(m.Source.File)
+			sid, sok := paths.Identify(m.Source.File)
 			if o, ok := owner[sid]; sok && ok {
 				touch = append(touch, o)
 			}
 			if m.Config != nil && m.Config.File != nil {
-				if cid, ok := catalog.Identify(m.Config.File.Doc.File); ok && owner[cid] != nil {
+				if cid, ok := paths.Identify(m.Config.File.Doc.File); ok && owner[cid] != nil {
 					touch = append(touch, owner[cid])
 				}
 			}
@@ -631,7 +635,7 @@ func rowUnpaces(dump string, c dumpRow, r *Row, load catalog.Options) string {
 	}
 	load.Select = nil
 	paced, found := false, false
-	err = catalog.ScanDump(bytes.NewReader(append(data, '\n')), dump, catalog.DumpOptions{Options: load}, func(rr *catalog.RowResult) *bool {
+	err = livespecs.ScanDump(bytes.NewReader(append(data, '\n')), dump, livespecs.DumpOptions{Options: load}, func(rr *livespecs.RowResult) *bool {
 		if rr.Mat == nil || rr.Mat.Name != c.name {
 			return nil
 		}
@@ -663,18 +667,18 @@ func rowPaced(m *catalog.Materialization) bool {
 
 // dumpRows reads a dump file's materializations by catalog name.
 func dumpRows(name string, load catalog.Options) (map[string]dumpRow, error) {
-	if name == "-" || name == "<stdin>" || catalog.IsDBURL(name) {
+	if name == "-" || name == "<stdin>" || livespecs.IsDBURL(name) {
 		return nil, &Error{fmt.Sprintf("%s: the plan's rows came from standard input or a database, which apply cannot read again; plan from a dump file (psql \\copy, flowctl raw get > FILE)", name)}
 	}
 	load.Select = nil
-	inputs, err := catalog.Resolve([]string{name}, load)
+	inputs, err := input.Resolve([]string{name}, load)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]dumpRow{}
-	dopts := catalog.DumpOptions{Options: load}
-	err = catalog.EachDump(inputs, func(r io.Reader, file string) error {
-		return catalog.ScanDump(r, file, dopts, func(rr *catalog.RowResult) *dumpRow {
+	dopts := livespecs.DumpOptions{Options: load}
+	err = livespecs.EachDump(inputs, func(r io.Reader, file string) error {
+		return livespecs.ScanDump(r, file, dopts, func(rr *livespecs.RowResult) *dumpRow {
 			if rr.Mat == nil {
 				return nil
 			}
@@ -871,12 +875,12 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 	case cat == nil:
 		return func(*Group, *File) string { return "" }
 	}
-	holders, _ := catalog.Users(again.sources, cat, again.load)
+	holders, _ := catusers.Users(again.sources, cat, again.load)
 	// Only the runtime and the model schedule are asked of the one
 	// decision (RuntimePaces), which no registry changes.
 	reg := builtin()
 	return func(g *Group, f *File) string {
-		id, ok := catalog.Identify(f.Path)
+		id, ok := paths.Identify(f.Path)
 		if !ok {
 			return ""
 		}
@@ -895,7 +899,7 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 			}
 		}
 		for path, hs := range holders {
-			if hid, ok := catalog.Identify(path); ok && hid == id {
+			if hid, ok := paths.Identify(path); ok && hid == id {
 				for _, h := range hs {
 					if h.Name == "" || !planned[h.Name] {
 						users = append(users, h.String())
@@ -915,11 +919,11 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 		// is checked by that file's hash.
 		type def struct {
 			name string
-			src  catalog.FileID
+			src  paths.FileID
 		}
 		added := map[def]bool{}
 		for _, gf := range g.Files {
-			sid, ok := catalog.Identify(gf.Path)
+			sid, ok := paths.Identify(gf.Path)
 			for _, t := range gf.Models {
 				if ok {
 					added[def{t, sid}] = true
@@ -936,7 +940,7 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 					continue
 				}
 				n++
-				if sid, ok := catalog.Identify(m.Source.File); ok && added[def{t, sid}] {
+				if sid, ok := paths.Identify(m.Source.File); ok && added[def{t, sid}] {
 					continue
 				}
 				if st := plan.StateOf(m, reg); !st.RuntimePaces() {
@@ -956,7 +960,7 @@ func newUsers(again *reread) func(g *Group, f *File) string {
 
 // configIn reports whether m's connector config is in the file id: a
 // config file of its own, or inline in its source.
-func configIn(m *catalog.Materialization, id catalog.FileID) bool {
+func configIn(m *catalog.Materialization, id paths.FileID) bool {
 	if m.Config == nil {
 		return false
 	}
@@ -964,6 +968,6 @@ func configIn(m *catalog.Materialization, id catalog.FileID) bool {
 	if m.Config.File != nil {
 		path = m.Config.File.Doc.File
 	}
-	got, ok := catalog.Identify(path)
+	got, ok := paths.Identify(path)
 	return ok && got == id
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 )
 
@@ -248,7 +249,7 @@ func Read(path, self string, max int64) (*Plan, error) {
 // ReadFile reads a plan file's bytes as Read does: a regular file no
 // larger than max (--max-file-size).
 func ReadFile(path string, max int64) ([]byte, error) {
-	b, err := catalog.ReadRegular(path, max, "--max-file-size")
+	b, err := paths.ReadRegular(path, max, "--max-file-size")
 	if err != nil {
 		return nil, &Error{fmt.Sprintf("%s: %s", path, catalog.Describe(err))}
 	}

@@ -1,7 +1,7 @@
 package savedplan
 
 import (
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/migrate"
 )
 
@@ -18,8 +18,8 @@ func NewRecorder(self string, args []string, flags map[string]string, roots []st
 	shown := make([]string, len(args))
 	for i, a := range args {
 		shown[i] = a
-		if catalog.IsDBURL(a) {
-			shown[i] = catalog.RedactURL(a)
+		if livespecs.IsDBURL(a) {
+			shown[i] = livespecs.RedactURL(a)
 		}
 	}
 	return &Recorder{Plan: &Plan{Format: Format, Version: Version, Schedtool: self, Args: shown, Flags: flags, Roots: roots, Tasks: []migrate.Task{}}}

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/savedplan"
 )
@@ -102,7 +104,7 @@ func (o *applyOptions) Complete(args []string) error {
 	o.plan = p
 	if o.out != "" && len(p.Groups) > 0 {
 		// The tree --out DIR mirrors: the plan's PATHs under its root.
-		o.inputs, err = catalog.Resolve(p.Args, o.planLoad())
+		o.inputs, err = input.Resolve(p.Args, o.planLoad())
 	}
 	return err
 }
@@ -139,9 +141,9 @@ func (o *applyOptions) Validate() error {
 	case !st.Mode().IsRegular():
 		return &usageError{fmt.Sprintf("--out %s is not a regular file", o.out)}
 	}
-	if id, ok := catalog.Identify(o.out); ok {
+	if id, ok := paths.Identify(o.out); ok {
 		for _, d := range o.plan.Dumps {
-			if did, ok := catalog.Identify(d.Name); ok && did == id {
+			if did, ok := paths.Identify(d.Name); ok && did == id {
 				return &usageError{fmt.Sprintf("--out %s is the dump %s the plan reads: name another file", o.out, d.Name)}
 			}
 		}

@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/census"
+	ipaths "github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
@@ -136,7 +138,7 @@ func (o *censusOptions) Complete(args []string) error {
 func (o *censusOptions) scope() *census.Scope {
 	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
 	for _, p := range o.paths {
-		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+		s.Inputs = append(s.Inputs, livespecs.RedactURL(p))
 	}
 	s.Names = append(s.Names, o.selector.Names...)
 	s.Prefixes = append(s.Prefixes, o.selector.Prefixes...)
@@ -164,13 +166,13 @@ func parseNow(now string) (time.Time, error) {
 // would block the run; catalog.OpenRegular never opens one), of at most
 // max bytes (--max-file-size), read in constant memory.
 func readSnapshot(path string, max int64) (census.Snapshot, error) {
-	f, st, err := catalog.OpenRegular(path)
+	f, st, err := ipaths.OpenRegular(path)
 	if err != nil {
 		return census.Snapshot{}, &usageError{"--history: " + report.Escape(path) + ": " + catalog.Describe(err)}
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), catalog.FormatSize(st.Size()), catalog.FormatSize(max))}
+		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), ipaths.FormatSize(st.Size()), ipaths.FormatSize(max))}
 	}
 	// Read no further than the limit, whatever the file does meanwhile;
 	// the file itself gives positions back (ReadAt).

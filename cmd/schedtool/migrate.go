@@ -18,7 +18,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	ipaths "github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/project"
@@ -327,9 +329,9 @@ func (o *migrateOptions) checkOutFile() error {
 		}
 		return nil
 	}
-	if id, ok := catalog.Identify(o.out); ok {
+	if id, ok := ipaths.Identify(o.out); ok {
 		for _, p := range o.inputFiles() {
-			if pid, ok := catalog.Identify(p); ok && pid == id {
+			if pid, ok := ipaths.Identify(p); ok && pid == id {
 				return &usageError{fmt.Sprintf("--out %s is the input %s: writing it would replace the input with only the migrated rows; name another file", o.out, p)}
 			}
 		}
@@ -340,7 +342,7 @@ func (o *migrateOptions) checkOutFile() error {
 				continue
 			}
 			if sst, err := os.Stdin.Stat(); err == nil {
-				if sid, ok := catalog.IdentifyInfo(sst); ok && sid == id {
+				if sid, ok := ipaths.IdentifyInfo(sst); ok && sid == id {
 					return &usageError{fmt.Sprintf("--out %s is the input - (standard input reads it): writing it would replace the input with only the migrated rows; name another file", o.out)}
 				}
 			}
@@ -378,10 +380,10 @@ func (o *migrateOptions) checkOutDir() error {
 			continue
 		}
 		p := realPath(in.Arg)
-		if _, ok := catalog.Under(p, out); ok && in.Dir != "" {
+		if _, ok := ipaths.Under(p, out); ok && in.Dir != "" {
 			return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
 		}
-		if _, ok := catalog.Under(out, p); ok {
+		if _, ok := ipaths.Under(out, p); ok {
 			return &usageError{fmt.Sprintf("--out %s holds the input %s: the migrated tree could overwrite it; name a directory elsewhere", o.out, in.Arg)}
 		}
 	}
@@ -604,7 +606,7 @@ func (o *migrateOptions) noteNoGit() {
 		if dir == "" {
 			dir = filepath.Dir(in.Arg)
 		}
-		if in.Arg != "-" && !catalog.InGitWorkTree(dir) {
+		if in.Arg != "-" && !input.InGitWorkTree(dir) {
 			outside = append(outside, in.Arg)
 		}
 	}
@@ -679,12 +681,12 @@ func (o *migrateOptions) checkPlanFile() error {
 	if o.planFile == "" {
 		return nil
 	}
-	id, ok := catalog.Identify(o.planFile)
+	id, ok := ipaths.Identify(o.planFile)
 	if !ok {
 		return nil
 	}
 	for _, p := range o.inputFiles() {
-		if pid, ok := catalog.Identify(p); ok && pid == id {
+		if pid, ok := ipaths.Identify(p); ok && pid == id {
 			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
 		}
 	}
