@@ -53,6 +53,16 @@ func (c *changes) list() []ChangeCount {
 	return out
 }
 
+// Changes counts the behaviour changes of tasks as they stream by (what
+// CountChanges does for a slice).
+type Changes struct{ c changes }
+
+// Add counts the changes of t.
+func (c *Changes) Add(t *Task) { c.c.add(t) }
+
+// List is CountChanges of the tasks added.
+func (c *Changes) List() []ChangeCount { return c.c.list() }
+
 // CountChanges groups the behaviour changes of tasks, each with its
 // number of tasks, most tasks first, then by text.
 func CountChanges(tasks []Task) []ChangeCount {

@@ -33,8 +33,35 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			}
 			continue
 		}
-		r.sum.Files++
 		changed = append(changed, f)
+	}
+	if r.opts.Record != nil {
+		// The recorder sees every group, and keeps those it answers
+		// true to (a saved plan's apply: those the plan holds as they
+		// are now).
+		keep := map[*File]bool{}
+		for _, g := range groups(changed) {
+			for _, f := range g.files {
+				if f.Path == "<stdin>" && g.err == "" {
+					g.err = stdinInPlace
+				}
+			}
+			if r.opts.Record.Group(g.files, g.err) {
+				for _, f := range g.files {
+					keep[f] = true
+				}
+			}
+		}
+		kept := changed[:0:0]
+		for _, f := range changed {
+			if keep[f] {
+				kept = append(kept, f)
+			}
+		}
+		changed = kept
+	}
+	for _, f := range changed {
+		r.sum.Files++
 		if r.opts.Mode == DryRun {
 			if r.json == nil {
 				if err := Diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
@@ -43,16 +70,6 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			} else {
 				r.json.file(f.Path, "pending", "")
 			}
-		}
-	}
-	if r.opts.Mode == DryRun && r.opts.Record != nil {
-		for _, g := range groups(changed) {
-			for _, f := range g.files {
-				if f.Path == "<stdin>" && g.err == "" {
-					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
-				}
-			}
-			r.opts.Record.Group(g.files, g.err)
 		}
 	}
 	switch r.opts.Mode {
@@ -71,7 +88,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			for i, f := range g.files {
 				puts[i] = &Put{Path: f.Path, Old: f.Old, Data: f.New, Within: roots}
 				if f.Path == "<stdin>" && g.err == "" {
-					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
+					g.err = stdinInPlace
 				}
 			}
 			r.writeGroup(g, puts)
@@ -81,6 +98,9 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	}
 	return nil
 }
+
+// stdinInPlace is why a group reading standard input is not written.
+const stdinInPlace = "standard input cannot be written in place; use --out DIR or a dry run"
 
 // staleTemps names the temp files beside the files to write that a run
 // killed outright (SIGKILL, a crash) left: nothing uses them, and

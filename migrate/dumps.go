@@ -70,6 +70,10 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 					r.task(t)
 					return
 				}
+				if !r.keepRow(name, &row) {
+					r.task(row.Task)
+					return
+				}
 				r.publish(pub, name, row)
 			}
 			if pub == nil && row.New != nil && row.Task != nil {
@@ -77,6 +81,10 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 					in, line := unplace(prev)
 					r.sum.Refused++
 					fmt.Fprintf(r.errw, "schedtool: %s:%d: %s: not changed: the catalog name appears twice (first at %s:%d); a dump holds one row per task\n", report.Escape(name), row.Line, report.Escape(row.Task.Task), report.Escape(dumpNames[in]), line)
+					r.task(row.Task)
+					return
+				}
+				if !r.keepRow(name, &row) {
 					r.task(row.Task)
 					return
 				}
@@ -91,9 +99,6 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			r.sum.Rows++
 			switch r.opts.Mode {
 			case DryRun:
-				if r.opts.Record != nil {
-					r.opts.Record.Row(name, &row)
-				}
 				if r.json != nil {
 					return
 				}
@@ -160,6 +165,12 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 	}
 	return err
+}
+
+// keepRow asks the recorder whether a migrated row is shown and written
+// (a saved plan's apply keeps only the rows the plan holds as they are).
+func (r *runner) keepRow(name string, row *Row) bool {
+	return r.opts.Record == nil || r.opts.Record.Row(name, row)
 }
 
 // line is a task in a list of notes: name, disabled, place, reason.

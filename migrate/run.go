@@ -43,22 +43,33 @@ type RunOptions struct {
 	Force bool
 	// Hooks inject faults into the writes (tests); the zero value has none.
 	Hooks groupwrite.Hooks
-	// Record, when set, receives what a dry run would change, to be
-	// saved as a plan (migrate --plan, package savedplan): every task,
-	// every group of changed files in its rename order, every migrated
-	// dump row.
+	// Record, when set, receives what the run would change, in every
+	// mode: every task, every group of changed files in its rename order,
+	// every migrated dump row. It is how a dry run is saved as a plan
+	// (migrate --plan, package savedplan), and how apply replays the
+	// plan: a group or row it answers false to is neither shown nor
+	// written.
 	Record Recorder
+	// TaskSet, when not nil, is the fixed set of names this run may
+	// migrate (a saved plan's, in place of --limit): every other task
+	// that would migrate is deferred.
+	TaskSet []string
+	// Replay keeps the closing notes to the files written (a saved
+	// plan's apply, which says the rest itself).
+	Replay bool
 }
 
-// Recorder receives a dry run's changes (RunOptions.Record).
+// Recorder receives a run's changes (RunOptions.Record).
 type Recorder interface {
 	Task(t *Task)
 	// Group is one group of changed files, in the order they are
 	// renamed; refused says why the group cannot be written ("" when it
 	// can). A file refused alone (File.Err) comes as a group of one.
-	Group(files []*File, refused string)
-	// Row is one migrated row of the dump named dump.
-	Row(dump string, row *Row)
+	// The group is shown and written only when Group returns true.
+	Group(files []*File, refused string) bool
+	// Row is one migrated row of the dump named dump, shown and written
+	// only when Row returns true.
+	Row(dump string, row *Row) bool
 }
 
 // Summary is what a run did.
@@ -223,7 +234,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.json = &jsonReport{w: bw}
 		r.json.start()
 	}
-	if opts.Limit > 0 || opts.Mode == OutTree {
+	if (opts.Limit > 0 && opts.TaskSet == nil) || opts.Mode == OutTree {
 		// Two passes over the inputs (the wave's or the case clashes',
 		// then the migration): a database is read once, in one
 		// snapshot, and both passes read that.
@@ -233,7 +244,10 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 			return r.sum, err
 		}
 	}
-	if opts.Limit > 0 {
+	switch {
+	case opts.TaskSet != nil:
+		r.mg.wave = fixedWave(opts.TaskSet)
+	case opts.Limit > 0:
 		if err := r.wave(inputs, cat); err != nil {
 			return r.sum, err
 		}

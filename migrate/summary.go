@@ -61,6 +61,12 @@ func (r *runner) summary() {
 	for _, p := range r.wrote {
 		r.note("written: %s", report.Escape(p))
 	}
+	if r.opts.Replay {
+		if p := r.published; p != nil {
+			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+		}
+		return
+	}
 	fmt.Fprintln(r.errw, line)
 	if r.json == nil {
 		if text := ChangeLines(r.changes.list()); text != "" {
@@ -141,8 +147,19 @@ type reasons struct {
 	order []*ReasonGroup
 }
 
+// Reasons groups tasks that need review or were skipped by reason as
+// they stream by (the run's notes do, and a saved plan's Markdown).
+type Reasons struct{ rs reasons }
+
+// Add counts t under its reason, and returns its group.
+func (r *Reasons) Add(t *Task) *ReasonGroup { return r.rs.add(t, false) }
+
+// Sorted are the groups, review before skip, most tasks first, then by
+// reason.
+func (r *Reasons) Sorted() []*ReasonGroup { return r.rs.sorted() }
+
 // add counts t under its reason; all keeps every task's name (-o json).
-func (rs *reasons) add(t *Task, all bool) {
+func (rs *reasons) add(t *Task, all bool) *ReasonGroup {
 	key := [2]string{t.Action, t.Reason}
 	g := rs.by[key]
 	if g == nil {
@@ -160,6 +177,7 @@ func (rs *reasons) add(t *Task, all bool) {
 	if all {
 		g.Tasks = append(g.Tasks, t.Task)
 	}
+	return g
 }
 
 // sorted are the groups, review before skip, most tasks first, then by

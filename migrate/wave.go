@@ -24,6 +24,18 @@ type wave struct {
 	// why is the deferral reason of the tasks of a group that alone is
 	// larger than the limit.
 	why map[string]string
+	// fixed is a saved plan's task set, taken whole (RunOptions.TaskSet).
+	fixed bool
+}
+
+// fixedWave is the wave of a saved plan's task set: those names and no
+// other.
+func fixedWave(names []string) *wave {
+	w := &wave{take: map[string]bool{}, why: map[string]string{}, fixed: true}
+	for _, n := range names {
+		w.take[n] = true
+	}
+	return w
 }
 
 // candidate is a task that would migrate, and the group it moves with.
@@ -79,6 +91,9 @@ func (w *wave) defers(name string) (string, bool) {
 	}
 	if why := w.why[name]; why != "" {
 		return why, true
+	}
+	if w.fixed {
+		return "deferred: not in the saved plan's task set", true
 	}
 	return fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
 }

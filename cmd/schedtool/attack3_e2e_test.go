@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,24 +19,20 @@ func craftPlan(t *testing.T, dir string, edit func(p *savedplan.Plan)) string {
 	if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan", "fixtures/catalog"); r.code != 2 {
 		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
 	}
-	var p savedplan.Plan
-	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "wave.plan")), &p); err != nil {
-		t.Fatal(err)
-	}
-	edit(&p)
-	b, err := p.Marshal()
+	p, err := savedplan.Open(filepath.Join(dir, "wave.plan"), "(devel)", 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "crafted.plan"), b, 0o600); err != nil {
+	edit(p)
+	if err := p.Write(filepath.Join(dir, "crafted.plan")); err != nil {
 		t.Fatal(err)
 	}
 	return "crafted.plan"
 }
 
 // A crafted plan that zeroes connectors without adding their model
-// schedules (and says it zeroes nothing) is refused: apply checks what
-// the edits leave, not what the plan says they do.
+// schedules (and says it zeroes nothing) is refused: migrate's planning,
+// run again, does not give those edits.
 func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
 	dir := copyFixtures(t)
 	src := filepath.Join(dir, "fixtures/catalog/acmeCo/warehouse/flow.yaml")
@@ -44,7 +41,7 @@ func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
 		for gi := range p.Groups {
 			g := &p.Groups[gi]
 			for _, f := range g.Files {
-				if f.Path != "fixtures/catalog/acmeCo/warehouse/flow.yaml" {
+				if f.Path != "acmeCo/warehouse/flow.yaml" { // relative to the root, fixtures/catalog
 					continue
 				}
 				var keep []savedplan.Edit
@@ -57,11 +54,7 @@ func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
 					t.Fatal("the fixture moved: no zeroing edit in acmeCo/warehouse/flow.yaml")
 				}
 				f.Edits, f.Models, f.Zeroes = keep, nil, nil
-				data, err := savedplan.Patch(old, keep)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f.Result = savedplan.Hash(data)
+				f.Result = savedplan.Hash(patch(t, old, keep))
 				g.Files = []savedplan.File{f}
 				p.Groups = []savedplan.Group{*g}
 				return
@@ -75,9 +68,9 @@ func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
 			args = []string{"apply", "--check", plan}
 		}
 		r := schedtoolIn(t, dir, args...)
-		if r.code != 2 || !strings.Contains(r.stderr, "acmeCo/warehouse/materialize-snowflake (fixtures/catalog/acmeCo/warehouse/flow.yaml:4)") ||
-			!strings.Contains(r.stderr, "with no pacing") {
-			t.Errorf("%v: exit %d, want 2 naming the task left unpaced\n%s", args, r.code, r.stderr)
+		if r.code != 2 || !strings.Contains(r.stderr, "schedtool: fixtures/catalog/acmeCo/warehouse/flow.yaml: ") ||
+			!strings.Contains(r.stderr, "not be written: migrate would now write it together with") && !strings.Contains(r.stderr, "not written: migrate would now write it together with") {
+			t.Errorf("%v: exit %d, want 2 naming the file\n%s", args, r.code, r.stderr)
 		}
 	}
 	if got := mustRead(t, src); string(got) != string(old) {
@@ -85,8 +78,8 @@ func TestApplyRefusesCraftedPlanThatUnpaces(t *testing.T) {
 	}
 }
 
-// A crafted plan cannot write a file that is not one of its catalog's
-// sources or config files, whatever root it names.
+// A crafted plan cannot write a file that migrate would not write: one
+// outside the root, or one that is not a source or config file.
 func TestApplyRefusesCraftedPlanOutsideCatalog(t *testing.T) {
 	dir := copyFixtures(t)
 	victim := filepath.Join(t.TempDir(), "victim.txt")
@@ -97,18 +90,18 @@ func TestApplyRefusesCraftedPlanOutsideCatalog(t *testing.T) {
 	if err := os.WriteFile(notSource, []byte("hello\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range []struct{ path, root string }{{victim, "/"}, {"fixtures/catalog/notes.txt", "."}} {
+	// The root is fixtures/catalog (no git work tree): a plan's paths are
+	// relative to it.
+	for _, target := range []string{victim, "notes.txt", "../../../" + filepath.Base(filepath.Dir(victim)) + "/victim.txt"} {
 		plan := craftPlan(t, dir, func(p *savedplan.Plan) {
 			e := []savedplan.Edit{{Line: 1, Start: 0, End: 5, New: "pwned"}}
-			data, _ := savedplan.Patch([]byte("hello\n"), e)
 			g := p.Groups[0]
-			g.Files = []savedplan.File{{Path: target.path, Size: 6, SHA256: savedplan.Hash([]byte("hello\n")), Edits: e, Result: savedplan.Hash(data), Tasks: g.Files[0].Tasks}}
+			g.Files = []savedplan.File{{Path: target, Size: 6, SHA256: savedplan.Hash([]byte("hello\n")), Edits: e, Result: savedplan.Hash(patch(t, []byte("hello\n"), e)), Tasks: g.Files[0].Tasks}}
 			p.Groups = []savedplan.Group{g}
-			p.Roots = []string{target.root}
 		})
 		r := schedtoolIn(t, dir, "apply", plan)
-		if r.code != 2 || !strings.Contains(r.stderr, "not a source or config file of the plan's catalog") {
-			t.Errorf("%s: exit %d, want 2\n%s", target.path, r.code, r.stderr)
+		if r.code != 2 || !strings.Contains(r.stderr, filepath.Base(target)+": not written: ") || strings.Contains(r.stderr, "written: "+target) {
+			t.Errorf("%s: exit %d, want 2\n%s", target, r.code, r.stderr)
 		}
 	}
 	for _, p := range []string{victim, notSource} {
@@ -133,10 +126,12 @@ func TestMarkdownPlanNoMentionNoHugeLine(t *testing.T) {
 		t.Fatal("the fixture moved: flow.yaml does not import acmeCo/lake/flow.yaml")
 	}
 	os.WriteFile(filepath.Join(cat, "flow.yaml"), []byte(strings.ReplaceAll(root, "acmeCo/lake/flow.yaml", `"@octocat/flow.yaml"`)), 0o644)
-	long := "fixtures/catalog/" + strings.Repeat("./", 100)
-	args := []string{"migrate", "-o", "markdown"}
-	for range 400 {
-		args = append(args, long)
+	// Many PATHs (a glob): a plan holds each relative to the root.
+	args := []string{"migrate", "-o", "markdown", "fixtures/catalog"}
+	for i := range 20 {
+		name := fmt.Sprintf("fixtures/many/%03d-%s.flow.yaml", i, strings.Repeat("x", 200))
+		writeFiles(t, dir, map[string]string{name: "materializations: {}\n"})
+		args = append(args, name)
 	}
 	r := schedtoolIn(t, dir, args...)
 	if r.code != 2 || !strings.Contains(r.stdout, "## schedtool migrate plan") {
@@ -156,7 +151,7 @@ func TestMarkdownPlanNoMentionNoHugeLine(t *testing.T) {
 		}
 	}
 	if !strings.Contains(r.stdout, "(cut: ") {
-		t.Errorf("the command line of %d bytes is not said to be cut", 400*len(long))
+		t.Errorf("the command line of 20 long PATHs is not said to be cut:\n%s", r.stdout)
 	}
 }
 
@@ -223,8 +218,8 @@ func TestApplyRefusesCraftedRowThatUnpaces(t *testing.T) {
 	if r := schedtoolIn(t, dir, "migrate", "--plan", "rows.plan", "fixtures/live_specs.ndjson"); !strings.Contains(r.stderr, "plan written: rows.plan") {
 		t.Fatalf("migrate --plan: exit %d\n%s", r.code, r.stderr)
 	}
-	var p savedplan.Plan
-	if err := json.Unmarshal(mustRead(t, filepath.Join(dir, "rows.plan")), &p); err != nil {
+	p, err := savedplan.Open(filepath.Join(dir, "rows.plan"), "(devel)", 1<<30)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Dumps) != 1 || len(p.Dumps[0].Rows) == 0 {
@@ -249,24 +244,18 @@ func TestApplyRefusesCraftedRowThatUnpaces(t *testing.T) {
 	if src == nil {
 		t.Fatal("the planned row is not a line of the dump")
 	}
-	data, err := savedplan.Patch(src, keep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row.Edits, row.Result = keep, savedplan.Hash(data)
+	row.Edits, row.Result = keep, savedplan.Hash(patch(t, src, keep))
 	p.Dumps[0].Rows = p.Dumps[0].Rows[:1]
-	b, err := p.Marshal()
-	if err != nil {
+	if err := p.Write(filepath.Join(dir, "crafted.plan")); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "crafted.plan"), b, 0o600)
 	for _, out := range []string{"rows.ndjson", "tree"} {
 		args := []string{"apply", "--out", out, "crafted.plan"}
 		if out == "tree" {
 			args = []string{"apply", "--out", out + "/", "crafted.plan"}
 		}
 		r := schedtoolIn(t, dir, args...)
-		if r.code != 2 || !strings.Contains(r.stderr, row.Name+": the planned edits would leave it with no pacing") {
+		if r.code != 2 || !strings.Contains(r.stderr, row.Name+": not written: the row is the one planned on, but migrate would now migrate it otherwise") {
 			t.Errorf("%v: exit %d, want 2 naming the row\n%s", args, r.code, r.stderr)
 		}
 		if _, err := os.Stat(filepath.Join(dir, out)); err == nil {
@@ -275,6 +264,22 @@ func TestApplyRefusesCraftedRowThatUnpaces(t *testing.T) {
 			}
 		}
 	}
+}
+
+// patch applies edits (sorted, not overlapping) to old, as a hand editor
+// of a plan would to compute its result.
+func patch(t *testing.T, old []byte, es []savedplan.Edit) []byte {
+	t.Helper()
+	var out []byte
+	at := 0
+	for _, e := range es {
+		if e.Start < at || e.End < e.Start || e.End > len(old) {
+			t.Fatalf("edit [%d, %d) does not fit %d bytes", e.Start, e.End, len(old))
+		}
+		out = append(append(out, old[at:e.Start]...), e.New...)
+		at = e.End
+	}
+	return append(out, old[at:]...)
 }
 
 func mapValues(m map[string]string) []string {

@@ -44,7 +44,7 @@ type migrateOptions struct {
 	changed       func(flag string) bool
 	planFile      string
 	// flagsSet are the flags given, by name, for a saved plan.
-	flagsSet func() map[string]string
+	flagsSet func() map[string][]string
 
 	paths    []string
 	inputs   []catalog.Input
@@ -77,9 +77,11 @@ the behaviour changes (the jitter seed moving to the tenant, backfills now
 paced, timezone quirks), one line each with its number of tasks.
 
 --plan FILE saves the dry run as a plan instead of printing the diff: the
-exact edits, each input's SHA-256, every task's report, a digest.
-schedtool show renders it, schedtool apply writes exactly it (refusing a
-group whose files changed since). -o markdown renders the dry run as a
+options and the task set, the exact edits, each input's SHA-256, the
+reports of the tasks it migrates or leaves to a person, a digest, every
+path relative to the root. schedtool show renders it, schedtool apply
+writes it where migrate, run again in the checkout apply runs in, would
+write exactly it (refusing any other group). -o markdown renders the dry run as a
 pull-request body, in parts under GitHub's 65,536 characters.
 
 A task's pacing is never lost: the files one migration touches (a source,
@@ -168,8 +170,8 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
 	completeValues(cmd, "output", "diff", "json", "markdown")
-	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the edits, each input's SHA-256, every task's report; schedtool apply writes exactly it, schedtool show renders it")
-	o.flagsSet = func() map[string]string { return planFlags(cmd) }
+	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the options, the task set, the edits, each input's SHA-256; schedtool apply writes it where migrate would still write exactly it, schedtool show renders it")
+	o.flagsSet = func() map[string][]string { return planFlags(cmd) }
 	completeValues(cmd, "absent", "preserve", "drop")
 	completeValues(cmd, "resolve", "model", "connector")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
@@ -434,6 +436,10 @@ func (o *migrateOptions) Run() error {
 	if err := o.chooseMode(); err != nil {
 		return err
 	}
+	if o.replayRun != nil {
+		// A saved plan's apply or show: migrate's planning, run again.
+		return o.replayRun(o)
+	}
 	if err := o.checkPlanFile(); err != nil {
 		return err
 	}
@@ -446,13 +452,12 @@ func (o *migrateOptions) Run() error {
 	var rec *savedplan.Recorder
 	var diff bytes.Buffer
 	if o.planFile != "" || o.output == "markdown" {
-		// The PATHs read: the project file's when none were given, so
-		// that apply reads the same catalog again.
-		paths := o.paths
-		if len(paths) == 0 {
-			paths = o.projectPaths()
+		w, err := o.startPlan()
+		if err != nil {
+			return err
 		}
-		rec = savedplan.NewRecorder(toolVersion(), paths, o.flagsSet(), inputRoots(o.inputs))
+		defer w.Abort()
+		rec = o.recorder(w)
 		o.run.Record = rec
 		switch o.output {
 		case "markdown":
@@ -615,26 +620,95 @@ func (o *migrateOptions) noteNoGit() {
 		report.Escape(strings.Join(outside, ", ")), report.Plural(len(outside), "is", "are"))
 }
 
-// savePlan writes the plan a dry run recorded (--plan FILE), and its
-// Markdown (-o markdown) to standard output.
+// savePlan ends the plan a dry run recorded (--plan FILE), and writes
+// its Markdown (-o markdown) to standard output.
 func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary, diff []byte) error {
-	rec.Plan.Summary = sum
-	if o.planFile != "" {
-		if err := rec.Plan.Write(o.planFile); err != nil {
-			return fmt.Errorf("--plan %s: %w", o.planFile, err)
-		}
-		if !o.quiet {
-			fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
-				report.Escape(o.planFile), rec.Plan.Digest, report.Escape(o.planFile), report.Escape(o.planFile))
-		}
-	} else if _, err := rec.Plan.Marshal(); err != nil { // its digest, which the Markdown names
-		return err
+	if err := rec.W.Close(sum); err != nil {
+		return fmt.Errorf("--plan %s: %w", o.planFile, err)
+	}
+	if o.planFile != "" && !o.quiet {
+		fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
+			report.Escape(o.planFile), rec.W.Plan.Digest, report.Escape(o.planFile), report.Escape(o.planFile))
 	}
 	if o.output == "markdown" {
-		return writeParts(o.Out, savedplan.Markdown(rec.Plan, diff, savedplan.CommentLimit))
+		return writeParts(o.Out, savedplan.Markdown(rec.W.Plan, diff, savedplan.CommentLimit))
 	}
 	return nil
 }
+
+// planRoot is the one root of the inputs, which every path of a plan is
+// relative to (-o markdown alone takes the first: no plan is applied).
+func (o *migrateOptions) planRoot() (string, error) {
+	roots := inputRoots(o.inputs)
+	if len(roots) > 1 && o.planFile != "" {
+		return "", &usageError{fmt.Sprintf("--plan: the PATHs lie under several roots (%s), and a plan names its files relative to one: plan them in separate runs, or give --root DIR holding them all", strings.Join(roots, ", "))}
+	}
+	if len(roots) == 0 {
+		return ".", nil
+	}
+	return roots[0], nil
+}
+
+// startPlan starts the plan document: its head holds the PATHs, the
+// options in effect (the project file's with its digest) and where the
+// root is from the working directory, every path relative to the root.
+func (o *migrateOptions) startPlan() (*savedplan.Writer, error) {
+	root, err := o.planRoot()
+	if err != nil {
+		return nil, err
+	}
+	abs := savedplan.AbsRoot(root)
+	// The PATHs read: the project file's when none were given, so
+	// that apply reads the same catalog again. A database PATH is kept
+	// without its password: a plan is a file to review and share, and
+	// apply never reads a database again.
+	paths := o.paths
+	if len(paths) == 0 {
+		paths = o.projectPaths()
+	}
+	head := &savedplan.Plan{Schedtool: toolVersion(), Args: make([]string, len(paths))}
+	for i, a := range paths {
+		if catalog.IsDBURL(a) {
+			a = catalog.RedactURL(a)
+		}
+		head.Args[i] = savedplan.Rel(abs, a)
+	}
+	head.Options.Flags = o.flagsSet()
+	for _, name := range pathFlags {
+		if vs, ok := head.Options.Flags[name]; ok {
+			for i, v := range vs {
+				vs[i] = savedplan.Rel(abs, v)
+			}
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			head.Options.Root = filepath.ToSlash(rel)
+		}
+	}
+	if p := o.project; p != nil {
+		b, err := os.ReadFile(p.File)
+		if err != nil {
+			return nil, &usageError{"project file " + err.Error()}
+		}
+		head.Options.Project = &savedplan.Project{File: savedplan.Rel(abs, p.File), SHA256: savedplan.Hash(b), Root: p.Root, Exclude: p.Exclude, Decisions: p.Decisions, Connectors: p.Connectors, Paths: p.Paths}
+	}
+	w, err := savedplan.NewWriter(o.planFile, head)
+	if err != nil {
+		return nil, fmt.Errorf("--plan %s: %w", o.planFile, err)
+	}
+	return w, nil
+}
+
+// recorder records the run into w, paths relative to its root.
+func (o *migrateOptions) recorder(w *savedplan.Writer) *savedplan.Recorder {
+	root, _ := o.planRoot()
+	return savedplan.NewRecorder(w, root)
+}
+
+// pathFlags are migrate's flags that name a file or a directory: a plan
+// holds them relative to the root.
+var pathFlags = []string{"root", "connectors", "config"}
 
 // writeParts writes the parts of a Markdown body one after the other
 // (each after the first begins with its part marker line).
@@ -650,14 +724,18 @@ func writeParts(w io.Writer, parts []string) error {
 // planFlags are the flags set on migrate's command line that shape the
 // plan (selectors, --limit, --resolve, --absent, ...), by name; the
 // output and the plan file aside.
-func planFlags(cmd *cobra.Command) map[string]string {
-	out := map[string]string{}
+func planFlags(cmd *cobra.Command) map[string][]string {
+	out := map[string][]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Name {
 		case "plan", "output", "quiet", "color", "cpuprofile":
 			return
 		}
-		out[f.Name] = f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			out[f.Name] = append([]string(nil), sv.GetSlice()...)
+			return
+		}
+		out[f.Name] = []string{f.Value.String()}
 	})
 	return out
 }

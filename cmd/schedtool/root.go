@@ -58,6 +58,10 @@ type common struct {
 	// config is --config; project the project file read (nil: none).
 	config  string
 	project *project.Config
+	// replayRun, when set, is what migrate runs instead of itself once
+	// its options are complete: a saved plan's apply or show, replaying
+	// migrate's planning (apply.go).
+	replayRun func(*migrateOptions) error
 }
 
 func (c *common) stop() {
@@ -225,8 +229,11 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 // skips PersistentPostRun then).
 var stopProfiles = func() {}
 
-func newRoot(s Streams) *cobra.Command {
-	c := &common{Streams: s}
+func newRoot(s Streams) *cobra.Command { return newRootOf(&common{Streams: s}) }
+
+// newRootOf is the root command over c.
+func newRootOf(c *common) *cobra.Command {
+	s := c.Streams
 	stopProfiles = c.stop
 	root := &cobra.Command{
 		Use:   "schedtool",
