@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
 )
 
@@ -75,7 +76,8 @@ func noDB(in *Input) error {
 }
 
 // EachDump calls scan with the reader and display name of each input's
-// dump (a file, or standard input), in order. An error from scan is
+// dump (a file as paths.Display shows it, <stdin>, or a database URL
+// without its password), in order. An error from scan is
 // reported with the dump's name; the first one ends the walk.
 func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 	for _, in := range inputs {
@@ -124,18 +126,19 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 			}
 			continue
 		}
+		name := paths.Display(in.Dump)
 		f, _, err := OpenRegular(in.Dump)
 		if err != nil {
-			return &UsageError{Msg: in.Dump + ": " + describeErr(err)}
+			return &UsageError{Msg: name + ": " + describeErr(err)}
 		}
 		seen := &textSeen{r: rows(f)}
-		err = scan(seen, in.Dump)
+		err = scan(seen, name)
 		f.Close()
 		if err != nil {
-			return &UsageError{Msg: in.Dump + ": " + err.Error(), Incomplete: true}
+			return &UsageError{Msg: name + ": " + err.Error(), Incomplete: true}
 		}
 		if !seen.text {
-			return &UsageError{Msg: in.Dump + ": the dump has no rows: an empty dump is an error, not zero tasks"}
+			return &UsageError{Msg: name + ": the dump has no rows: an empty dump is an error, not zero tasks"}
 		}
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // Catalog is what was read from the sources of one or more inputs.
@@ -91,6 +92,9 @@ type loader struct {
 	graph   importGraph    // which source imports which (catalogs.go)
 	// excludedSrc are the sources with an excluded task.
 	excludedSrc map[string]bool
+	// show gives each file the name outputs show it by (Doc.Shown, and
+	// the file of a problem).
+	show paths.Displayer
 }
 
 // Load reads the sources of the inputs (not their dumps), following
@@ -180,7 +184,7 @@ func (l *loader) duplicates() {
 			if !inClash[m] {
 				c := clash[mats[i].Name][0]
 				l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
-					Message: fmt.Sprintf("materialization %s is not read: it is defined more than once in the catalog of %s (at %s), which Flow refuses; no definition of the name is read until one is removed", m.Name, c.root, c.defs[0].Source.File)})
+					Message: fmt.Sprintf("materialization %s is not read: it is defined more than once in the catalog of %s (at %s), which Flow refuses; no definition of the name is read until one is removed", m.Name, c.root, c.defs[0].Source.Name())})
 			}
 			l.unread(m)
 		}
@@ -204,7 +208,7 @@ func (l *loader) unread(m *Materialization) {
 
 func (l *loader) problem(file string, line, col int, ptr, msg string) {
 	l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
-		Pos: finding.Position{File: file, Line: line, Column: col, Pointer: ptr}, Message: msg})
+		Pos: finding.Position{File: l.show.Display(file), Line: line, Column: col, Pointer: ptr}, Message: msg})
 }
 
 func (l *loader) problemAt(n *tree.Node, msg string) {
@@ -290,7 +294,7 @@ func (l *loader) syntaxProblem(file string, src []byte, err error) {
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	key := fileKey(path)
 	if l.visitng[key] {
-		l.problemAt(ref, "import cycle: "+cycleText(chain, path))
+		l.problemAt(ref, "import cycle: "+cycleText(chain, path, l.show.Display))
 		return
 	}
 	if l.loaded[key] {
@@ -300,7 +304,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	src, err := l.readFile(in, path)
 	if err != nil {
 		if ref != nil {
-			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", path, err))
+			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", l.show.Display(path), err))
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
@@ -330,6 +334,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	if enc != "" {
 		doc.Orig = src
 	}
+	doc.Shown = l.show.Display(doc.File)
 	l.cat.Docs[doc.File] = doc
 	l.graph.node(path, doc.File)
 	root := doc.Root

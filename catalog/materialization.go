@@ -188,7 +188,7 @@ func Pos(n *tree.Node) finding.Position {
 	if n == nil {
 		return finding.Position{}
 	}
-	return finding.Position{File: n.Doc.File, Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
+	return finding.Position{File: n.Doc.Name(), Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
 }
 
 // materialization reads one materialization of a source.
@@ -288,7 +288,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	if cf, ok := l.cat.Configs[p]; ok {
 		cf.Users = append(cf.Users, m)
 		if cf.Doc == nil {
-			c.Err = "config file " + p + " cannot be read"
+			c.Err = "config file " + l.show.Display(p) + " cannot be read"
 			return
 		}
 		c.Doc, c.Node, c.File = cf.Doc, cf.Doc.Root, cf
@@ -299,19 +299,19 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	l.cat.Configs[p] = cf
 	src, err := l.readFile(in, p)
 	if err != nil {
-		c.Err = fmt.Sprintf("cannot read config file %s: %v", p, err)
+		c.Err = fmt.Sprintf("cannot read config file %s: %v", l.show.Display(p), err)
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
 	text, enc, terr := DecodeText(src)
 	if terr != nil {
-		c.Err = p + ": " + terr.Msg
+		c.Err = l.show.Display(p) + ": " + terr.Msg
 		l.problem(p, terr.Line, terr.Col, "", terr.Msg)
 		return
 	}
 	d, err := l.parse(p, text)
 	if err != nil {
-		c.Err = "config file " + p + " does not parse"
+		c.Err = "config file " + l.show.Display(p) + " does not parse"
 		l.syntaxProblem(p, text, err)
 		return
 	}
@@ -319,9 +319,10 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	if enc != "" {
 		d.Orig = src
 	}
+	d.Shown = l.show.Display(p)
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
-		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", p, article(d.Root.Kind))
+		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", l.show.Display(p), article(d.Root.Kind))
 		l.problemAt(d.Root, c.Err)
 		return
 	}

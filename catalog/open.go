@@ -107,8 +107,9 @@ const cycleShown = 4
 // cycleText names an import cycle: from path's place in the chain back to
 // path, with at most 2*cycleShown files named. A message never holds a
 // whole long chain, so a catalog of many cycles cannot make many long
-// messages (69 KB of imports made 2.5 GB of them).
-func cycleText(chain []string, path string) string {
+// messages (69 KB of imports made 2.5 GB of them). show gives the form
+// a file is named in (paths.Display), for the files named only.
+func cycleText(chain []string, path string, show func(string) string) string {
 	start := 0
 	for i, p := range chain {
 		if p == path {
@@ -123,10 +124,10 @@ func cycleText(chain []string, path string) string {
 			fmt.Fprintf(&b, "(%d more) -> ", len(cycle)-2*cycleShown)
 			i = len(cycle) - cycleShown
 		}
-		b.WriteString(cycle[i])
+		b.WriteString(show(cycle[i]))
 		b.WriteString(" -> ")
 	}
-	b.WriteString(path)
+	b.WriteString(show(path))
 	return b.String()
 }
 

@@ -288,7 +288,7 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 	if p == "" {
 		return "" // a URL, or nothing: no file to copy
 	}
-	by := fmt.Sprintf("%s:%d:%d", n.Doc.File, n.Line(), n.Col())
+	by := fmt.Sprintf("%s:%d:%d", n.Doc.Name(), n.Line(), n.Col())
 	if msg != "" {
 		c.add(TreeFile{Path: p, Root: in.Root, Left: msg, By: by})
 		return ""

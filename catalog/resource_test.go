@@ -36,7 +36,7 @@ func TestCycleText(t *testing.T) {
 		{chain(9), "f0.yaml", "f0.yaml -> f1.yaml -> f2.yaml -> f3.yaml -> (1 more) -> f5.yaml -> f6.yaml -> f7.yaml -> f8.yaml -> f0.yaml"},
 		{chain(10000), "f2.yaml", "f2.yaml -> f3.yaml -> f4.yaml -> f5.yaml -> (9990 more) -> f9996.yaml -> f9997.yaml -> f9998.yaml -> f9999.yaml -> f2.yaml"},
 	} {
-		if got := cycleText(tc.chain, tc.path); got != tc.want {
+		if got := cycleText(tc.chain, tc.path, func(s string) string { return s }); got != tc.want {
 			t.Errorf("cycleText(%d files, %s) = %q, want %q", len(tc.chain), tc.path, got, tc.want)
 		}
 	}

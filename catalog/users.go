@@ -146,7 +146,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			for id, p := range ids {
 				for _, n := range names[id] {
 					if containsFold(r.Path, n) {
-						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
+						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
 						break
 					}
 				}
@@ -157,7 +157,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		if !ok {
 			continue
 		}
-		h := Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", r.File, r.Line)}
+		h := Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line)}
 		switch {
 		case r.Refused != "":
 			h.Why = "its reference was refused: " + r.Refused
@@ -182,16 +182,16 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		var held []string
 		if u.Src == nil {
 			for _, p := range ids {
-				add(p, Holder{Where: u.File, Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
-				held = append(held, p)
+				add(p, Holder{Where: paths.Display(u.File), Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
+				held = append(held, paths.Display(p))
 			}
 		} else {
 			text := Unescape(u.Src)
 			for id, p := range ids {
 				for _, n := range names[id] {
 					if containsFold(string(text), n) {
-						add(p, Holder{Where: u.File, Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
-						held = append(held, p)
+						add(p, Holder{Where: paths.Display(u.File), Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
+						held = append(held, paths.Display(p))
 						break
 					}
 				}
@@ -199,7 +199,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		}
 		if len(held) > 0 {
 			sort.Strings(held)
-			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", u.File, u.Why, strings.Join(held, ", ")))
+			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", paths.Display(u.File), u.Why, strings.Join(held, ", ")))
 		}
 	}
 	for p := range holders {

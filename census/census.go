@@ -267,7 +267,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	r := Row{Task: m.Name, Image: d.Entry.Image, Tag: d.Tag, Family: string(d.Entry.Family),
 		Runtime: "v1", Kind: string(d.Result.Kind), Model: d.HasModel, Status: string(d.Status), Reason: d.Reason,
-		File: m.Source.File, Disabled: m.Disabled()}
+		File: m.Source.Name(), Disabled: m.Disabled()}
 	if m.Spec != nil {
 		r.Line = m.Spec.Line()
 	}

@@ -66,7 +66,7 @@ type Explanation struct {
 // Explain explains m, with the next n commits after at.
 func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) Explanation {
 	d := p.Decide(m)
-	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Status: string(d.Status), Disabled: m.Disabled()}
+	e := Explanation{Task: m.Name, File: m.Source.Name(), Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Status: string(d.Status), Disabled: m.Disabled()}
 	if d.V2 {
 		e.Runtime = "v2"
 	}

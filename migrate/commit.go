@@ -9,6 +9,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -24,7 +25,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	for _, f := range res.Files {
 		if f.Err != "" {
 			r.sum.Refused++
-			fmt.Fprintf(r.errw, "schedtool: %s: not changed: %s\n", report.Escape(f.Path), report.Escape(f.Err))
+			fmt.Fprintf(r.errw, "schedtool: %s: not changed: %s\n", report.Escape(paths.Display(f.Path)), report.Escape(f.Err))
 			if r.json != nil {
 				r.json.file(f.Path, "refused", f.Err)
 			}
@@ -166,14 +167,14 @@ func (r *runner) notWritten(puts []*Put, at, msg string) {
 		case at == "":
 			r.fail(p.Path, msg)
 		default:
-			r.fail(p.Path, fmt.Sprintf("written together with %s, which failed: %s", at, msg))
+			r.fail(p.Path, fmt.Sprintf("written together with %s, which failed: %s", paths.Display(at), msg))
 		}
 	}
 }
 
 func (r *runner) fail(path, msg string) {
 	r.sum.Failed++
-	fmt.Fprintf(r.errw, "schedtool: %s: not written: %s\n", report.Escape(path), report.Escape(msg))
+	fmt.Fprintf(r.errw, "schedtool: %s: not written: %s\n", report.Escape(paths.Display(path)), report.Escape(msg))
 	if r.json != nil {
 		r.json.file(path, "failed", msg)
 	}

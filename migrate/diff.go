@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -164,10 +165,12 @@ func splitLines(b []byte) [][]byte {
 	return out
 }
 
-// diffHeader writes a file's ---/+++ lines as git does: an absolute path
-// loses its leading slash (a/tmp/x, not a//tmp/x).
+// diffHeader writes a file's ---/+++ lines as git does, the path as
+// outputs show it (paths.Display: relative to the working directory when
+// the file is under it, so that git apply takes the diff there); an
+// absolute path loses its leading slash (a/tmp/x, not a//tmp/x).
 func diffHeader(w io.Writer, path string) error {
-	path = report.Escape(strings.TrimPrefix(path, "/"))
+	path = report.Escape(strings.TrimPrefix(paths.Display(path), "/"))
 	_, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
 	return err
 }

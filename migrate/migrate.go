@@ -10,6 +10,7 @@ import (
 	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schedule/model"
@@ -126,8 +127,8 @@ func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
 		for _, p := range o.p.list() {
-			if !slices.Contains(t.Files, p.Target.Doc.File) {
-				t.Files = append(t.Files, p.Target.Doc.File)
+			if !slices.Contains(t.Files, p.Target.Doc.Name()) {
+				t.Files = append(t.Files, p.Target.Doc.Name())
 			}
 		}
 		sort.Strings(t.Files)
@@ -170,13 +171,13 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 	for _, o := range all {
 		byMat[o.m] = o
 	}
-	paths := make([]string, 0, len(cat.Configs))
+	files := make([]string, 0, len(cat.Configs))
 	for p := range cat.Configs {
-		paths = append(paths, p)
+		files = append(files, p)
 	}
-	sort.Strings(paths)
+	sort.Strings(files)
 	changed := false
-	for _, path := range paths {
+	for _, path := range files {
 		var users []*one
 		for _, u := range cat.Configs[path].Users {
 			if o := byMat[u]; o != nil {
@@ -200,7 +201,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 		}
 		for _, o := range users {
 			if patchKey(o.p.config) != key {
-				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.File, o.m.Spec.Line(), holding(o)))
+				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.Name(), o.m.Spec.Line(), holding(o)))
 			}
 		}
 		if len(hold) == 0 {
@@ -211,7 +212,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 			// a large fleet on one file.
 			hold = append(hold[:maxHolders], fmt.Sprintf("and %d more", n-maxHolders))
 		}
-		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
+		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", paths.Display(path), strings.Join(hold, ", "))
 		for _, o := range users {
 			if o.d.Action == plan.Migrate {
 				o.review(reason)
@@ -308,7 +309,7 @@ func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
 		case err != nil:
 			f.Err = editMsg(err)
 			for _, o := range w.users {
-				o.review("file " + doc.File + " cannot be edited safely: " + f.Err)
+				o.review("file " + doc.Name() + " cannot be edited safely: " + f.Err)
 			}
 			failed = append(failed, f)
 		case len(r.Edits) > 0:
@@ -329,7 +330,7 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
-	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
+	t := Task{Task: m.Name, File: m.Source.Name(), Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
 	if d.Action != plan.Migrate {
 		return t
 	}

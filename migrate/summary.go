@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
@@ -57,8 +58,12 @@ func (r *runner) summary() {
 	// The files written, one a line (as kubectl apply lists what it
 	// configured), before the line that sums them up; --quiet keeps
 	// that line alone.
-	sort.Strings(r.wrote)
-	for _, p := range r.wrote {
+	shown := make([]string, len(r.wrote))
+	for i, p := range r.wrote {
+		shown[i] = paths.Display(p)
+	}
+	sort.Strings(shown)
+	for _, p := range shown {
 		r.note("written: %s", report.Escape(p))
 	}
 	if r.opts.Replay {

@@ -175,7 +175,7 @@ func (o *explainOptions) Run() error {
 	// is not found, every problem is shown: it may be in what did not parse.
 	files := map[string]bool{}
 	for _, m := range defs {
-		files[m.Source.File] = true
+		files[m.Source.Name()] = true
 	}
 	others := 0
 	for i := range cat.Problems {
@@ -203,7 +203,7 @@ func (o *explainOptions) Run() error {
 		found.OtherDefinitions = append(found.OtherDefinitions, *e)
 	}
 	if len(defs) > 1 && (o.output == "html" || o.output == "svg") && !o.quiet {
-		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.File))
+		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.Name()))
 	}
 	type out struct {
 		name string
@@ -397,7 +397,7 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 			continue
 		}
 		for _, m := range defs {
-			if t.Task == m.Name && t.File == m.Source.File {
+			if t.Task == m.Name && t.File == m.Source.Name() {
 				out[m] = t
 			}
 		}

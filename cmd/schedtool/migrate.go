@@ -19,6 +19,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/project"
@@ -627,8 +628,9 @@ func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary,
 		return fmt.Errorf("--plan %s: %w", o.planFile, err)
 	}
 	if o.planFile != "" && !o.quiet {
+		shown := report.Escape(paths.Display(o.planFile))
 		fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
-			report.Escape(o.planFile), rec.W.Plan.Digest, report.Escape(o.planFile), report.Escape(o.planFile))
+			shown, rec.W.Plan.Digest, shown, shown)
 	}
 	if o.output == "markdown" {
 		return writeParts(o.Out, savedplan.Markdown(rec.W.Plan, diff, savedplan.CommentLimit))
