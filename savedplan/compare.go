@@ -36,14 +36,19 @@ type Comparer struct {
 	Say, Quiet bool
 	verb       string // "not written", "would not be written"
 
-	refuseAll string            // why every group is refused (a changed project file)
-	byPath    map[string]int    // a planned file's path: its group
-	seen      []bool            // planned groups met in the recomputation
-	rows      map[[2]string]int // (dump, name): index in rowList
-	rowList   []*Row
-	rowSeen   []bool
-	names     map[string]bool   // the tasks the plan's groups and rows edit
-	why       map[string]string // what migrate now decides for them, when not to migrate
+	refuseAll string         // why every group is refused (a changed project file)
+	byPath    map[string]int // a planned file's path: its group
+	seen      []bool         // planned groups met in the recomputation
+	// refused are the planned groups already refused and counted: a
+	// group migrate now computes as several is refused once.
+	refused []bool
+	// covered are the planned files a recomputed group held.
+	covered map[string]bool
+	rows    map[[2]string]int // (dump, name): index in rowList
+	rowList []*Row
+	rowSeen []bool
+	names   map[string]bool   // the tasks the plan's groups and rows edit
+	why     map[string]string // what migrate now decides for them, when not to migrate
 
 	Outcome
 }
@@ -82,6 +87,8 @@ func NewComparer(p *Plan, root string, errw io.Writer) *Comparer {
 		}
 	}
 	c.seen = make([]bool, len(p.Groups))
+	c.refused = make([]bool, len(p.Groups))
+	c.covered = map[string]bool{}
 	for di := range p.Dumps {
 		for ri := range p.Dumps[di].Rows {
 			r := &p.Dumps[di].Rows[ri]
@@ -151,27 +158,39 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 	for _, gi := range planned {
 		c.seen[gi] = true
 	}
-	pg := &c.p.Groups[planned[0]]
+	for _, f := range got.Files {
+		c.covered[f.Path] = true
+	}
+	gi := planned[0]
+	pg := &c.p.Groups[gi]
 	switch {
+	case slices.ContainsFunc(planned, func(gi int) bool { return c.refused[gi] }):
+		// Another part of a planned group migrate now computes as
+		// several was refused, and its files with it.
+		for _, gi := range planned {
+			c.refuse(gi, "", "")
+		}
+		return false
 	case pg.Refused != "":
+		c.refused[gi] = true
 		for _, f := range pg.Files {
 			c.ByPlan++
 			fmt.Fprintf(c.errw, "schedtool: %s: %s: %s (refused when the plan was made)\n", c.shown(f.Path), c.verb, report.Escape(pg.Refused))
 		}
 		return false
 	case c.refuseAll != "":
-		c.refuse(pg, "", c.refuseAll)
+		c.refuse(gi, "", c.refuseAll)
 		return false
 	}
 	if len(planned) > 1 {
-		c.refuse(pg, got.Files[0].Path, "migrate would now write it together with files the plan writes in other groups ("+c.pathsOf(planned[1:])+")")
+		c.refuse(gi, got.Files[0].Path, "migrate would now write it together with files the plan writes in other groups ("+c.pathsOf(planned[1:])+")")
 		for _, gi := range planned[1:] {
-			c.refuse(&c.p.Groups[gi], "", "migrate would now write it together with "+got.Files[0].Path)
+			c.refuse(gi, "", "migrate would now write it together with "+got.Files[0].Path)
 		}
 		return false
 	}
 	if at, why := c.difference(pg, got); why != "" {
-		c.refuse(pg, at, why)
+		c.refuse(gi, at, why)
 		return false
 	}
 	for _, f := range got.Files {
@@ -219,17 +238,15 @@ func (c *Comparer) difference(pg, got *Group) (string, string) {
 			return want[0], "migrate would now write it together with " + h + ", which the plan does not change with it"
 		}
 	}
-	// A group a killed write left half renamed: the files already
-	// holding their planned result are done, and the rest must be what
-	// migrate gives now, as planned.
+	// A group a killed write left half renamed: migrate now gives the
+	// files it did not rename, alone or as several groups, and each
+	// must be what migrate gives now, as planned. The planned files no
+	// recomputed group holds must already hold their planned result,
+	// which Finish checks.
 	var rest []File
 	for _, f := range pg.Files {
 		if slices.Contains(have, f.Path) {
 			rest = append(rest, f)
-			continue
-		}
-		if h, _, err := c.hashOf(f.Path); err != nil || h != f.Result {
-			return f.Path, "migrate would no longer change it with the rest of its group" + c.reasons(pg)
 		}
 	}
 	partial := len(rest) < len(pg.Files)
@@ -271,9 +288,16 @@ func (c *Comparer) reasons(pg *Group) string {
 	return "; migrate now decides: " + strings.Join(out, "; ")
 }
 
-// refuse refuses a planned group: the file at fault with why, the others
-// as written together with it.
-func (c *Comparer) refuse(pg *Group, at, why string) {
+// refuse refuses the planned group gi: the file at fault with why, the
+// others as written together with it. A group is refused once; why ""
+// only marks it, when it already is.
+func (c *Comparer) refuse(gi int, at, why string) {
+	if c.refused[gi] || why == "" {
+		c.refused[gi] = true
+		return
+	}
+	c.refused[gi] = true
+	pg := &c.p.Groups[gi]
 	if at == "" {
 		at = pg.Files[0].Path
 	}
@@ -344,10 +368,11 @@ func Run(mg *migrate.Migrator, inputs []catalog.Input, ro migrate.RunOptions, c 
 // applied; any other is refused, as is every row not met.
 func (c *Comparer) Finish() {
 	for gi := range c.p.Groups {
+		pg := &c.p.Groups[gi]
 		if c.seen[gi] {
+			c.unmet(gi)
 			continue
 		}
-		pg := &c.p.Groups[gi]
 		if pg.Refused != "" {
 			for _, f := range pg.Files {
 				c.ByPlan++
@@ -377,7 +402,7 @@ func (c *Comparer) Finish() {
 			}
 			continue
 		}
-		c.refuse(pg, at, why)
+		c.refuse(gi, at, why)
 	}
 	for i, r := range c.rowList {
 		if c.rowSeen[i] {
@@ -389,6 +414,29 @@ func (c *Comparer) Finish() {
 			why = "migrate would not change it now: a decision no longer holds; migrate now decides: " + w
 		}
 		fmt.Fprintf(c.errw, "schedtool: %s:%d: %s: %s: %s; plan again and review the new plan\n", c.shown(r.Dump), r.Line, report.Escape(r.Name), c.verb, report.Escape(why))
+	}
+}
+
+// unmet judges the files of a planned group met in the recomputation
+// that no recomputed group held (migrate now computes it as several
+// groups, after a killed write): each must already hold its planned
+// result, else migrate would no longer change it with the rest.
+func (c *Comparer) unmet(gi int) {
+	if c.refused[gi] {
+		return
+	}
+	pg := &c.p.Groups[gi]
+	for _, f := range pg.Files {
+		if c.covered[f.Path] {
+			continue
+		}
+		if h, _, err := c.hashOf(f.Path); err != nil || h != f.Result {
+			c.Refused++
+			fmt.Fprintf(c.errw, "schedtool: %s: %s: migrate would no longer change it with the rest of its group%s; plan again and review the new plan\n", c.shown(f.Path), c.verb, report.Escape(c.reasons(pg)))
+			continue
+		}
+		c.Applied++
+		c.note("already applied: %s", c.shown(f.Path))
 	}
 }
 
