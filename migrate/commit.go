@@ -65,7 +65,11 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 		r.sum.Files++
 		if r.opts.Mode == DryRun {
 			if r.json == nil {
-				if err := Diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
+				diff := Diff
+				if r.opts.Review {
+					diff = ReviewDiff
+				}
+				if err := diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
 					return err
 				}
 			} else {

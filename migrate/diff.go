@@ -7,17 +7,41 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 )
 
 // Diff writes a unified diff of one file's edits with ctx lines of
-// context. It is computed from the edits, not by comparing texts, so it
-// shows exactly the lines the edits touch.
+// context, which git apply takes. It is computed from the edits, not by
+// comparing texts, so it shows exactly the lines the edits touch. A line
+// of context holding a value Shown refuses (a config value, ciphertext,
+// the sops MAC or a data key) is left out wherever git apply can do
+// without it: a hunk's leading context stops below it, its trailing
+// context above it while one line is left, and two changes with such a
+// line between them are two hunks.
 func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx int) error {
+	return diff(w, path, old, edits, ctx, false)
+}
+
+// ReviewDiff is Diff for a person only (a pull-request comment, -o
+// markdown), which no one applies: every line holding a value Shown
+// refuses, context or changed, is written as its key (when it has one)
+// and Hidden.
+func ReviewDiff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx int) error {
+	return diff(w, path, old, edits, ctx, true)
+}
+
+func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx int, review bool) error {
 	if len(edits) == 0 {
 		return nil
+	}
+	hideOld := HiddenLines(path, old)
+	hidden := func(l int) bool { return l >= 0 && l < len(hideOld) && hideOld[l] }
+	var hideNew []bool
+	if review {
+		hideNew = HiddenLines(path, edit.Apply(old, edits))
 	}
 	starts := lineStarts(old)
 	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1 }
@@ -78,19 +102,55 @@ func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 	if err := diffHeader(w, path); err != nil {
 		return err
 	}
-	delta := 0
+	hiddenIn := func(a, b int) bool {
+		for l := a; l < b; l++ {
+			if hidden(l) {
+				return true
+			}
+		}
+		return false
+	}
+	delta, prevEnd := 0, 0
 	for i := 0; i < len(groups); {
-		// A hunk: groups whose contexts touch.
+		// A hunk: groups whose contexts touch (and, for git apply, no
+		// hidden line between them).
 		j := i + 1
-		for j < len(groups) && groups[j].a-groups[j-1].b <= 2*ctx {
+		for j < len(groups) && groups[j].a-groups[j-1].b <= 2*ctx && (review || !hiddenIn(groups[j-1].b, groups[j].a)) {
 			j++
 		}
 		ha := max(groups[i].a-ctx, 0)
 		hb := min(groups[j-1].b+ctx, nLines)
+		if !review {
+			for l := groups[i].a - 1; l >= ha; l-- {
+				if hidden(l) {
+					ha = l + 1
+					break
+				}
+			}
+			// No trailing context at all would make git apply match the
+			// hunk at the end of the file only: one line is kept.
+			for l := groups[j-1].b; l < hb; l++ {
+				if hidden(l) {
+					if l > groups[j-1].b {
+						hb = l
+					}
+					break
+				}
+			}
+			// Hunks split at a hidden line never overlap.
+			ha = max(ha, prevEnd)
+			if j < len(groups) {
+				hb = min(hb, groups[j].a)
+			}
+			prevEnd = hb
+		}
 		var body bytes.Buffer
 		oldCount, newCount := 0, 0
-		line := func(prefix byte, text []byte) {
+		line := func(prefix byte, text []byte, hide bool) {
 			body.WriteByte(prefix)
+			if review && hide {
+				text = hiddenLine(text)
+			}
 			// Controls and bidi overrides (raw in a JSON string) are
 			// shown escaped, never sent to the terminal.
 			body.Write(report.EscapeLine(text))
@@ -102,22 +162,24 @@ func Diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		for k := i; k < j; k++ {
 			g := groups[k]
 			for ; at < g.a; at++ {
-				line(' ', old[starts[at]:lineEnd(at)])
+				line(' ', old[starts[at]:lineEnd(at)], hidden(at))
 				oldCount++
 				newCount++
 			}
 			for l := g.a; l < g.b && l < nLines; l++ {
-				line('-', old[starts[l]:lineEnd(l)])
+				line('-', old[starts[l]:lineEnd(l)], hidden(l))
 				oldCount++
 			}
-			for _, nl := range splitLines(newText(g)) {
-				line('+', nl)
+			// The new file's line of this group's first added line.
+			nl0 := ha + delta + newCount
+			for n, nl := range splitLines(newText(g)) {
+				line('+', nl, nl0+n < len(hideNew) && hideNew[nl0+n])
 				newCount++
 			}
 			at = max(at, g.b)
 		}
 		for ; at < hb; at++ {
-			line(' ', old[starts[at]:lineEnd(at)])
+			line(' ', old[starts[at]:lineEnd(at)], hidden(at))
 			oldCount++
 			newCount++
 		}
@@ -173,4 +235,25 @@ func diffHeader(w io.Writer, path string) error {
 	path = report.Escape(strings.TrimPrefix(paths.Display(path), "/"))
 	_, err := fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
 	return err
+}
+
+// hiddenLine is a line that Shown refuses, as a review shows it: its
+// indentation and key, when it begins with one, then Hidden.
+func hiddenLine(l []byte) []byte {
+	body := bytes.TrimLeft(l, " \t")
+	out := append([]byte(nil), l[:len(l)-len(body)]...)
+	if i := bytes.Index(body, []byte(": ")); i > 0 && i < 100 && !bytes.ContainsAny(body[:i], "{[,#") && !Secretish(string(body[:i])) {
+		out = append(out, body[:i+2]...)
+	} else if i := bytes.Index(body, []byte(`":`)); i > 0 && i < 100 && body[0] == '"' && !bytes.ContainsAny(body[:i], "{[,") && !Secretish(string(body[:i])) {
+		out = append(out, body[:i+2]...)
+		out = append(out, ' ')
+	}
+	out = append(out, Hidden...)
+	if bytes.HasSuffix(l, []byte("\r\n")) {
+		return append(out, '\r', '\n')
+	}
+	if bytes.HasSuffix(l, []byte("\n")) {
+		return append(out, '\n')
+	}
+	return out
 }

@@ -103,14 +103,11 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 					return
 				}
 				if !header {
-					diffHeader(r.out, name)
+					RowsHeader(r.out, name)
 					header = true
 				}
-				fmt.Fprintf(r.out, "@@ -%d +%d @@\n-", row.Line, row.Line)
-				r.out.Write(row.Old)
-				r.out.WriteString("\n+")
-				r.out.Write(row.New)
-				r.out.WriteByte('\n')
+				// By field, never whole: a row holds its config's values.
+				RowDiff(r.out, row.Line, row.Task.Task, row.PubID, row.Old, row.New, row.SpecStart, row.SpecEnd)
 			case OutFile:
 				// A write error sticks to the stream; Commit reports it.
 				outFile.Write(row.New)

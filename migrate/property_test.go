@@ -230,6 +230,11 @@ func (g *gen) catalog(n int) (string, string) {
 	for i := range mats {
 		mats[i] = kv{fmt.Sprintf("acmeCo/m%d", i), g.materialization(i)}
 	}
+	return g.source(mats)
+}
+
+// source writes the materializations mats as one random source file.
+func (g *gen) source(mats obj) (string, string) {
 	if g.r.IntN(3) == 0 {
 		var b strings.Builder
 		unit := g.pick("\t", "  ", "    ", "")

@@ -34,6 +34,9 @@ type RunOptions struct {
 	Mode   Mode
 	Out    string // the directory or file of OutDir, OutFile and OutTree
 	Format string // "diff" or "json"
+	// Review makes the diff one for a person only (-o markdown):
+	// ReviewDiff, not Diff, for catalog files.
+	Review bool
 	// Limit, when positive, migrates at most this many tasks, the first
 	// in catalog name order; the rest are deferred.
 	Limit int

@@ -50,7 +50,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 		add("None.")
 	}
 	for _, c := range cs {
-		add("- **%d %s**: %s", c.Tasks, report.Plural(c.Tasks, "task", "tasks"), mdText(c.Change))
+		add("- **%d %s** (%s): %s", c.Tasks, report.Plural(c.Tasks, "task", "tasks"), mdText(c.Example()), mdText(c.Change))
 	}
 	add("")
 	add("### Needs a person")

@@ -395,6 +395,7 @@ func (o *showOptions) show(m *migrateOptions) error {
 	cmp.Say, cmp.Quiet = true, o.quiet
 	ro := m.run
 	ro.Mode, ro.Format = migrate.DryRun, "diff"
+	ro.Review = o.output == "markdown" // as migrate -o markdown renders it
 	var diff bytes.Buffer
 	w := o.Out
 	if o.output == "markdown" {

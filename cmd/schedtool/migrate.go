@@ -66,7 +66,9 @@ each edited file is re-read and must decode to exactly the intended tree.
 Sealed (sops) configs are never edited in their values: the change goes into
 sops.overlay.
 
-By default migrate is a dry run that prints a unified diff per file. It
+By default migrate is a dry run that prints a unified diff per file, and
+each stored-spec row by field (a line per changed JSON pointer, never the
+row whole: no config value but the schedule's is shown). It
 exits 2 whenever a person is needed: changes pending in a dry run, tasks
 that need review, V1 tasks skipped (still paced by their connectors) or file
 sinks skipped (without --zero-file-sinks), in every mode, --write and --out
@@ -75,7 +77,8 @@ changes in place, atomically; --out DIR writes the migrated tree elsewhere.
 Each file written is listed on standard error (written: PATH), before the
 summary line; -q keeps the summary line alone. The summary is followed by
 the behaviour changes (the jitter seed moving to the tenant, backfills now
-paced, timezone quirks), one line each with its number of tasks.
+paced, timezone quirks), one line each with its number of tasks and the
+first three.
 
 --plan FILE saves the dry run as a plan instead of printing the diff: the
 options and the task set, the exact edits, each input's SHA-256, the
@@ -462,7 +465,7 @@ func (o *migrateOptions) Run() error {
 		o.run.Record = rec
 		switch o.output {
 		case "markdown":
-			o.run.Format = "diff"
+			o.run.Format, o.run.Review = "diff", true
 			out = &diff // the Markdown holds it
 		case "diff":
 			out = io.Discard // the plan instead of the diff
