@@ -221,6 +221,9 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 	if path == "-" {
 		return in.Stdin, nil
 	}
+	if l.opts.Reading != nil {
+		l.opts.Reading(path)
+	}
 	if l.opts.Overlay != nil {
 		if b, ok := l.opts.Overlay(path); ok {
 			return b, nil

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -46,6 +45,10 @@ type Options struct {
 	// config file instead of the file's own (apply's check of what a
 	// plan's edits would leave, before writing them).
 	Overlay func(path string) ([]byte, bool)
+	// Reading, when set, is told of every source, import and config file
+	// Load reads, before it is read (from several goroutines at once):
+	// the command's outputs are refused when one of them is an input.
+	Reading func(path string)
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
@@ -69,11 +72,11 @@ type Input struct {
 	Arg     string // as given
 	Root    string // the directory imports and configs must stay inside
 	RootWhy string // how Root was chosen, for messages
-	// Submodule is the git submodule a PATH is in when the root is its
-	// superproject's work tree (said on standard error: the root is
-	// not the PATH's own work tree).
-	Submodule string
-	Dir       string // the directory searched, for a directory PATH
+	// Inner is the git work tree a PATH is in when the root is an
+	// outer one enclosing it (said on standard error: the root is not
+	// the PATH's own work tree).
+	Inner string
+	Dir   string // the directory searched, for a directory PATH
 	// Scanned counts the YAML and JSON files seen while searching a
 	// directory (catalog sources or not).
 	Scanned int
@@ -292,10 +295,10 @@ func setRoot(in *Input, dir, root string) error {
 		in.Root, in.RootWhy = r, "--root"
 		return nil
 	}
-	if top, sub := gitRoot(dir); top != "" {
+	if top, inner := gitRoot(dir); top != "" {
 		in.Root, in.RootWhy = top, "the enclosing git work tree"
-		if sub != "" {
-			in.RootWhy, in.Submodule = "the work tree of the superproject of the git submodule "+sub, sub
+		if inner != "" {
+			in.RootWhy, in.Inner = "the outermost git work tree, which encloses the one at "+inner, inner
 		}
 		return nil
 	}
@@ -336,111 +339,32 @@ func InGitWorkTree(dir string) bool {
 }
 
 // gitRoot finds the top of the git work tree enclosing dir, by climbing
-// dir's path (in dir's own form): the closest directory at or above dir
-// holding .git (a file or a directory); "" when there is none. When that
-// is a git submodule's work tree, the top is its superproject's, which
-// holds the tasks that may use the submodule's files (../shared/x.yaml),
-// and the outermost one for nested submodules; sub is then the
-// submodule's directory (the innermost, the PATH's own).
-func gitRoot(dir string) (top, sub string) {
+// dir's path (in dir's own form): the outermost directory at or above
+// dir holding .git. Every .git on the way is passed, a directory or a
+// file (a submodule's, a linked work tree's), whether or not it names a
+// git directory that exists: the tasks of a superproject or of an
+// enclosing clone may use the inner tree's files (../shared/x.yaml).
+// inner is then the closest work tree holding dir (the PATH's own),
+// which is not the root; "" when the two are one.
+func gitRoot(dir string) (top, inner string) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", ""
 	}
-	top, topAbs := climbToGit(dir, abs)
-	for top != "" {
-		parent := filepath.Dir(topAbs)
-		if parent == topAbs {
-			break
-		}
-		s, sAbs := climbToGit(filepath.Join(top, ".."), parent)
-		if s == "" || !isSubmodule(topAbs, sAbs) {
-			break
-		}
-		if sub == "" {
-			sub = top
-		}
-		top, topAbs = s, sAbs
-	}
-	return top, sub
-}
-
-// climbToGit climbs from cur (abs, absolute) to the closest directory
-// holding .git.
-func climbToGit(cur, abs string) (string, string) {
+	cur := dir
 	for {
 		if _, err := os.Lstat(filepath.Join(abs, ".git")); err == nil {
-			return cur, abs
+			if top != "" && inner == "" {
+				inner = top
+			}
+			top = cur
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {
-			return "", ""
+			return top, inner
 		}
 		abs, cur = parent, filepath.Join(cur, "..")
 	}
-}
-
-// isSubmodule reports whether the work tree at dir is a submodule of the
-// one at super (both absolute): its .git is a file naming a git
-// directory inside super's own, under a modules directory (where git
-// absorbs a submodule's repository: super/.git/modules/NAME, or
-// .git/worktrees/W/modules/NAME when super is a linked work tree), or
-// super's .gitmodules lists its path (a submodule cloned before git
-// absorbed them, with a .git directory). A linked work tree of another
-// repository (its .git names .../.git/worktrees/W) is not one. This is
-// what git rev-parse --show-superproject-working-tree says, without
-// running git.
-func isSubmodule(dir, super string) bool {
-	if gd := gitDirOf(dir); gd != "" && !isDir(filepath.Join(dir, ".git")) {
-		if sgd := gitDirOf(super); sgd != "" && within(sgd, gd) {
-			rel, _ := filepath.Rel(sgd, gd)
-			if slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "modules") {
-				return true
-			}
-		}
-	}
-	rel, err := filepath.Rel(super, dir)
-	if err != nil {
-		return false
-	}
-	b, err := ReadRegular(filepath.Join(super, ".gitmodules"), 1<<20, "--max-file-size")
-	if err != nil {
-		return false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if ok && strings.TrimSpace(k) == "path" && filepath.Clean(strings.Trim(strings.TrimSpace(v), `"`)) == filepath.ToSlash(rel) {
-			return true
-		}
-	}
-	return false
-}
-
-// gitDirOf is the git directory of the work tree at dir (absolute,
-// symlinks resolved): dir/.git when it is a directory, else the one its
-// .git file names (gitdir: PATH, relative to dir); "" when neither.
-func gitDirOf(dir string) string {
-	dot := filepath.Join(dir, ".git")
-	p := dot
-	if !isDir(dot) {
-		b, err := ReadRegular(dot, 1<<16, "--max-file-size")
-		if err != nil {
-			return ""
-		}
-		gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-		if !ok {
-			return ""
-		}
-		p = strings.TrimSpace(gd)
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return ""
-	}
-	return real
 }
 
 func isDir(p string) bool {

@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// gitRoot climbs out of a submodule to its superproject (outermost), and
-// out of nothing else: a linked work tree whose main repository sits in
-// a directory named modules, or a repository nested in another without
-// being its submodule, keeps its own top.
-func TestGitRootSubmodules(t *testing.T) {
+// gitRoot climbs past every .git to the outermost work tree: a
+// submodule's, a nested one's, a linked work tree's, a clone nested
+// without being a submodule, and a .git file whose gitdir leads nowhere
+// (a copied tree) or that names no gitdir at all; inner is the closest.
+func TestGitRootOutermost(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"outer/.git/HEAD":                           "ref: refs/heads/main\n",
@@ -23,6 +23,9 @@ func TestGitRootSubmodules(t *testing.T) {
 		"outer/vendored/.git/HEAD":                  "x\n",
 		"outer/old/.git/HEAD":                       "x\n",
 		"outer/.gitmodules":                         "[submodule \"old\"]\n\tpath = old\n\turl = x\n",
+		"outer/broken/.git":                         "gitdir: ../.git/modules/gone\n",
+		"outer/junk/.git":                           "not a gitdir line\n",
+		"lone/broken/.git":                          "gitdir: /nowhere\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
@@ -34,9 +37,12 @@ func TestGitRootSubmodules(t *testing.T) {
 	for _, tc := range []struct{ at, top, sub string }{
 		{"outer/sub/a", "outer/sub/a/../..", "outer/sub/a/.."},
 		{"outer/sub/n", "outer/sub/n/../..", "outer/sub/n"},
-		{"outer/wt", "outer/wt", ""},
-		{"outer/vendored", "outer/vendored", ""},
+		{"outer/wt", "outer/wt/..", "outer/wt"},
+		{"outer/vendored", "outer/vendored/..", "outer/vendored"},
 		{"outer/old", "outer/old/..", "outer/old"},
+		{"outer/broken/x", "outer/broken/x/../..", "outer/broken/x/.."},
+		{"outer/junk", "outer/junk/..", "outer/junk"},
+		{"lone/broken", "lone/broken", ""},
 		{"outer", "outer", ""},
 	} {
 		os.MkdirAll(filepath.Join(dir, tc.at), 0o755)

@@ -6,6 +6,7 @@ package migrate
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
@@ -88,6 +89,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			}
 		}
 		r.staleTemps(changed)
+		r.uncommitted(changed)
 		for _, g := range groups(changed) {
 			puts := make([]*Put, len(g.files))
 			for i, f := range g.files {
@@ -119,6 +121,27 @@ func (r *runner) staleTemps(files []*File) {
 		for _, t := range groupwrite.TempsBeside(real) {
 			r.note("schedtool: %s: a temp file left by a schedtool run that was killed; nothing uses it, remove it once no other run is writing", report.Escape(t))
 		}
+	}
+}
+
+// uncommitted says, before anything is written, which of the files to
+// write hold changes git has not committed (an earlier wave's, written
+// and not yet committed): this run's changes join them, so that one git
+// diff, and one commit, would hold both waves.
+func (r *runner) uncommitted(files []*File) {
+	var paths []string
+	for _, f := range files {
+		if f.Path != "<stdin>" {
+			paths = append(paths, f.Path)
+		}
+	}
+	if dirty := catalog.Uncommitted(paths); len(dirty) > 0 {
+		names := make([]string, len(dirty))
+		for i, p := range dirty {
+			names[i] = report.Escape(p)
+		}
+		r.note("schedtool: --write: %s %s changes git has not committed (an earlier wave's?): this run's changes join them, so one git diff would show both; commit each wave before the next (git commit -am 'schedtool: wave N')",
+			strings.Join(names, ", "), report.Plural(len(dirty), "holds", "hold"))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/edit"
@@ -61,6 +62,9 @@ type Task struct {
 	Verify    *Verified   `json:"verify,omitempty"`
 	// Publish is how to publish the task's source under --out DIR.
 	Publish string `json:"publish,omitempty"`
+	// hold is the longest the task's connector holds a commit today
+	// (its longest delay, when known): what a published change waits on.
+	hold time.Duration
 }
 
 // File is one document the migration changes (or refused to change).
@@ -335,6 +339,9 @@ func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
 		return t
 	}
 	t.Model = d.Model
+	if d.Result.Known {
+		t.hold = d.Result.Delay
+	}
 	if d.ZeroConnector && d.Entry != nil {
 		fam := mg.Registry.Family(d.Entry.Family)
 		if d.Entry.Family == connector.FamilySyncSchedule {

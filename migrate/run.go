@@ -302,6 +302,10 @@ type runner struct {
 	// those of them counted, as tasks and as file sinks.
 	several     map[string][]*catalog.Materialization
 	seen, sinks map[string]bool
+	// hold is the longest connector hold of a task to migrate, and
+	// holdTask that task: a published change waits up to twice it.
+	hold     time.Duration
+	holdTask string
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -327,6 +331,9 @@ func (r *runner) task(t *Task) {
 		}
 	}
 	r.sum.Actions[t.Action]++
+	if t.Action == string(plan.Migrate) && t.hold > r.hold {
+		r.hold, r.holdTask = t.hold, t.Task
+	}
 	if t.Disabled {
 		r.sum.Disabled++
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // summary writes the closing notes to standard error.
@@ -19,7 +20,7 @@ func (r *runner) summary() {
 	counts := map[string]int{"migrate": s.Actions["migrate"], Deferred: s.Deferred(), "review": s.Review(), "skip": s.Skipped() - s.FileSinks, "file-sinks": s.FileSinks, "none": s.Actions["none"]}
 	for _, a := range []string{"migrate", Deferred, "review", "skip", "file-sinks", "none"} {
 		if n := counts[a]; n > 0 {
-			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": "need review", "skip": "skipped (V1)", "file-sinks": "skipped (file sinks: --zero-file-sinks)", "none": "with nothing to do"}[a]))
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": report.Plural(n, "needs review", "need review"), "skip": "skipped (V1)", "file-sinks": "skipped (file sinks: --zero-file-sinks)", "none": "with nothing to do"}[a]))
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
@@ -77,6 +78,14 @@ func (r *runner) summary() {
 		if text := ChangeLines(r.changes.list()); text != "" {
 			r.note("%s", text)
 		}
+	}
+	if r.hold > 0 {
+		// Flow applies a changed spec once the task has acknowledged
+		// its outstanding transactions: the current one and the
+		// pipelined one, each held by the connector (Flow's docs,
+		// "Materialization sync schedule").
+		r.note("after publishing: a task takes on its change only once its connector has acknowledged the transactions in flight, up to twice its longest delay (%s for %s, whose connector holds a commit up to %s), and sync-now cannot shorten that; to apply a change at once, disable the task and enable it again",
+			connector.FormatDelay(2*r.hold), report.Escape(r.holdTask), connector.FormatDelay(r.hold))
 	}
 	if r.opts.Mode == OutTree {
 		if p := r.published; p != nil {

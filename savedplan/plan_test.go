@@ -106,7 +106,7 @@ func TestMarkdownPack(t *testing.T) {
 		t.Error("the long line is not cut")
 	}
 	one := Markdown(p, []byte("--- a/x\n+++ b/x\n+a\n"), CommentLimit)
-	if len(one) != 1 || strings.Contains(one[0], "<!--") || !strings.Contains(one[0], "**2 materializations**: 1 to migrate, 1 need review") || !strings.Contains(one[0], "`acmeCo/u` (cat/flow.yaml:0)") {
+	if len(one) != 1 || strings.Contains(one[0], "<!--") || !strings.Contains(one[0], "**2 materializations**: 1 to migrate, 1 needs review") || !strings.Contains(one[0], "`acmeCo/u` (cat/flow.yaml:0)") {
 		t.Errorf("a short body: %q", one)
 	}
 }

@@ -68,7 +68,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 			add("- … and %d more %s (%d %s): `schedtool show PLAN -o json` lists every task", len(gs)-i, report.Plural(len(gs)-i, "reason", "reasons"), n, report.Plural(n, "task", "tasks"))
 			break
 		}
-		head := map[string]string{"review": "need review", "skip": "skipped"}[g.action]
+		head := map[string]string{"review": report.Plural(g.count, "needs review", "need review"), "skip": "skipped"}[g.action]
 		add("- **%d %s %s**: %s", g.count, report.Plural(g.count, "task", "tasks"), head, mdText(cut(g.reason, 600)))
 		for _, t := range g.tasks {
 			add("  - `%s` (%s:%d)", mdCode(t.Task), mdText(t.File), t.Line)
@@ -112,6 +112,9 @@ func summaryLine(p *Plan) string {
 	var parts []string
 	for _, a := range []struct{ key, text string }{{"migrate", "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {"review", "need review"}, {"skip", "skipped"}, {"none", "with nothing to do"}} {
 		if n := acts[a.key]; n > 0 {
+			if n == 1 && a.key == "review" {
+				a.text = "needs review"
+			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, a.text))
 		}
 	}

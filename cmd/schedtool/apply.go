@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
@@ -182,7 +183,7 @@ func (o *applyOptions) comparer(m *migrateOptions, check bool) *savedplan.Compar
 func (o *applyOptions) exit(cmp *savedplan.Comparer, sum *migrate.Summary) error {
 	if s := o.plan.Summary; s != nil && !o.quiet {
 		if n := s.Review() + s.Skipped(); n > 0 {
-			fmt.Fprintf(o.Err, "the plan leaves %d %s to a person (needs review or skipped): schedtool show PLAN lists them\n", n, report.Plural(n, "task", "tasks"))
+			fmt.Fprintf(o.Err, "the plan leaves %d %s to a person (needs review or skipped): schedtool show %s lists them\n", n, report.Plural(n, "task", "tasks"), report.Escape(paths.Display(o.path)))
 		}
 	}
 	if sum != nil && sum.Interrupted != "" {

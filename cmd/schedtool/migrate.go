@@ -44,6 +44,7 @@ type migrateOptions struct {
 	limitSet      func() bool
 	changed       func(flag string) bool
 	planFile      string
+	dryRun        bool // --dry-run: what migrate does anyway
 	// flagsSet are the flags given, by name, for a saved plan.
 	flagsSet func() map[string][]string
 
@@ -182,6 +183,10 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	o.limitSet = func() bool { return f.Changed("limit") }
 	o.changed = f.Changed
 	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
+	// Typed from habit (kubectl, terraform): accepted, and said to be
+	// the default; hidden, as it changes nothing.
+	f.BoolVar(&o.dryRun, "dry-run", false, "migrate is a dry run by default")
+	f.MarkHidden("dry-run")
 	return cmd
 }
 
@@ -241,6 +246,12 @@ func (o *migrateOptions) Validate() error {
 	}
 	if o.changed != nil && o.changed("plan") && strings.TrimSpace(o.planFile) == "" {
 		return &usageError{"--plan: an empty path names nothing; give the plan file to write"}
+	}
+	if o.dryRun && (o.write || o.out != "") {
+		return &usageError{"--dry-run: migrate is a dry run by default; --write and --out are what write, so give one or the other"}
+	}
+	if o.dryRun && !o.quiet {
+		fmt.Fprintln(o.Err, "schedtool: migrate is a dry run by default: --dry-run changes nothing (--write applies the changes, --out writes them elsewhere)")
 	}
 	if (o.planFile != "" || o.output == "markdown") && (o.write || o.out != "") {
 		what := "--plan"
@@ -444,9 +455,6 @@ func (o *migrateOptions) Run() error {
 		// A saved plan's apply or show: migrate's planning, run again.
 		return o.replayRun(o)
 	}
-	if err := o.checkPlanFile(); err != nil {
-		return err
-	}
 	out := o.Out
 	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" && o.planFile == "" {
 		dc := &diffColor{w: o.Out}
@@ -498,7 +506,7 @@ func (o *migrateOptions) Run() error {
 	// --out they leave the run done; a dry run has them pending.
 	var why []string
 	if n := sum.Review(); n > 0 {
-		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
+		why = append(why, fmt.Sprintf("%d %s review", n, report.Plural(n, "task needs", "tasks need")))
 	}
 	if n := sum.UnpacedV1; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
@@ -513,8 +521,8 @@ func (o *migrateOptions) Run() error {
 			n, report.Plural(n, "sink", "sinks"), report.Plural(n, "its", "their")))
 	}
 	if n := sum.Oversized; n > 0 {
-		why = append(why, fmt.Sprintf("%d %s share config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
-			n, report.Plural(n, "task", "tasks"), o.limit, report.Plural(n, "it", "them")))
+		why = append(why, fmt.Sprintf("%d %s config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
+			n, report.Plural(n, "task shares", "tasks share"), o.limit, report.Plural(n, "it", "them")))
 	}
 	if n := sum.Deferred(); n > 0 && o.run.Mode == migrate.DryRun {
 		why = append(why, fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit))
@@ -540,8 +548,9 @@ var writeHooks groupwrite.Hooks
 // handleSignals makes interruptSignals finish or undo the group being
 // written and leave no temp file (docs/behaviour.md §7): outside a group's renames the
 // process ends at once, its temp files removed; during them the group
-// finishes and the run stops after it. stop ends the handling.
-func (o *migrateOptions) handleSignals() (stop func()) {
+// finishes and the run stops after it. stop ends the handling. validate
+// takes it for its -o FILE temp files, apply for its groups.
+func (c *common) handleSignals() (stop func()) {
 	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, interruptSignals...)
@@ -551,7 +560,7 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 		case sig := <-sigs:
 			groupwrite.OnSignal(sig, func() {
 				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
-				os.Exit(exitCode(e, o.Err))
+				os.Exit(exitCode(e, c.Err))
 			})
 		case <-done:
 		}
@@ -627,6 +636,11 @@ func (o *migrateOptions) noteNoGit() {
 // savePlan ends the plan a dry run recorded (--plan FILE), and writes
 // its Markdown (-o markdown) to standard output.
 func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary, diff []byte) error {
+	// An import or config file the run read is refused (outguard.go);
+	// the plan's temp file is dropped.
+	if err := o.guard.err(); o.planFile != "" && err != nil {
+		return err
+	}
 	if err := rec.W.Close(sum); err != nil {
 		return fmt.Errorf("--plan %s: %w", o.planFile, err)
 	}
@@ -733,7 +747,7 @@ func planFlags(cmd *cobra.Command) map[string][]string {
 	out := map[string][]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Name {
-		case "plan", "output", "quiet", "color", "cpuprofile":
+		case "plan", "output", "quiet", "color", "cpuprofile", "dry-run":
 			return
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
@@ -754,22 +768,4 @@ func inputRoots(inputs []catalog.Input) []string {
 		}
 	}
 	return out
-}
-
-// checkPlanFile refuses a --plan FILE that is one of the inputs (by
-// identity): writing the plan would replace it.
-func (o *migrateOptions) checkPlanFile() error {
-	if o.planFile == "" {
-		return nil
-	}
-	id, ok := catalog.Identify(o.planFile)
-	if !ok {
-		return nil
-	}
-	for _, p := range o.inputFiles() {
-		if pid, ok := catalog.Identify(p); ok && pid == id {
-			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
-		}
-	}
-	return nil
 }

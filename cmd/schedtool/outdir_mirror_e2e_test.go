@@ -293,7 +293,7 @@ func TestOutDirMirrorsTheTree(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			r := schedtoolIn(t, work, "migrate", "-o", "json", "--root", root, "--out", out, tc.path)
 			noCrash(t, "migrate --out", r)
-			if r.code != 2 || !strings.Contains(r.stderr, "2 to migrate, 1 need review, 1 with nothing to do; 3 written") {
+			if r.code != 2 || !strings.Contains(r.stderr, "2 to migrate, 1 needs review, 1 with nothing to do; 3 written") {
 				t.Fatalf("migrate --out: exit %d, want 2 (one task needs review)\n%s", r.code, r.stderr)
 			}
 			rep := parseMigrateReport(t, out, r)
