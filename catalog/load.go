@@ -46,8 +46,8 @@ type Catalog struct {
 	// several catalogs (sorted by file): each is read, validated and
 	// migrated as itself; census counts the name once.
 	Several map[string][]*Materialization
-	// Excluded counts the tasks the project file's exclude left out of the
-	// run, ExcludedSources the sources holding them (docs/behaviour.md
+	// Excluded counts the tasks (distinct names) the project file's
+	// exclude left out of the run, ExcludedSources the sources holding them (docs/behaviour.md
 	// §13): a run over nothing but excluded tasks must say so.
 	Excluded, ExcludedSources int
 }
@@ -90,8 +90,9 @@ type loader struct {
 	visitng map[any]bool
 	configs map[any]string // config files by fileKey, to the path they are known by
 	graph   importGraph    // which source imports which (catalogs.go)
-	// excludedSrc are the sources with an excluded task.
-	excludedSrc map[string]bool
+	// excludedSrc are the sources with an excluded task, excludedName
+	// the names excluded.
+	excludedSrc, excludedName map[string]bool
 	// show gives each file the name outputs show it by (Doc.Shown, and
 	// the file of a problem).
 	show paths.Displayer

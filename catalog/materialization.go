@@ -203,8 +203,16 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 	}
 	if l.opts.Exclude != nil && l.opts.Exclude(doc.File) {
 		// Not a task of the run; Users still finds it. Counted, so that a
-		// run whose tasks are all excluded says so (docs/behaviour.md §13).
-		l.cat.Excluded++
+		// run whose tasks are all excluded says so (docs/behaviour.md §13):
+		// by name, as every count of tasks is (one defined in two
+		// excluded sources is one task).
+		if !l.excludedName[m.Name] {
+			if l.excludedName == nil {
+				l.excludedName = map[string]bool{}
+			}
+			l.excludedName[m.Name] = true
+			l.cat.Excluded++
+		}
 		if !l.excludedSrc[doc.File] {
 			if l.excludedSrc == nil {
 				l.excludedSrc = map[string]bool{}

@@ -164,7 +164,7 @@ type Totals struct {
 	// excepts; ExceptedRows are the first MaxExceptedListed of them.
 	Excepted     int
 	ExceptedRows []Row
-	unblocks     *unblocks // what unblocks what (Unblocks)
+	unblocks     *unblocks // what unblocks what (Unblocks), when the census made its dry runs
 	// Excluded counts the tasks the project file's exclude left out,
 	// ExcludedSources the sources holding them; Read counts the tasks
 	// (on any image) and dump rows that were not left out.
@@ -178,7 +178,7 @@ func (t *Totals) AllExcluded() bool { return t.Excluded > 0 && t.Read == 0 }
 
 func newTotals() *Totals {
 	return &Totals{ByStatus: map[string]int{}, ByImage: map[string]int{}, ByKind: map[string]int{},
-		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}, unblocks: newUnblocks()}
+		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}}
 }
 
 func (t *Totals) add(r *Row) { t.addN(r, 1) }
@@ -200,7 +200,6 @@ func (t *Totals) addN(r *Row, n int) {
 	if r.Remaining() {
 		t.Remaining += n
 		t.RemainingByImage[r.Image] += n
-		t.unblocks.addN(r, n)
 		if old, ok := t.OldestTag[r.Image]; !ok || olderTag(r.Tag, old) {
 			t.OldestTag[r.Image] = r.Tag
 		}
@@ -242,6 +241,9 @@ type Census struct {
 	// Except, when set, is the project file's unexpired exception for a
 	// task's status, nil when none.
 	Except func(task, status string) *Exception
+	// DryRun, when set, is migrate's dry run, by which the census says
+	// what unblocks what (Unblocks); without it the census lists none.
+	DryRun DryRun
 }
 
 // except marks a remaining row whose status is excepted: still
@@ -302,9 +304,16 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 // order) and unreadable parts as they come; the totals come back.
 func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*Totals, error) {
 	t := newTotals()
+	var rem *remainingSet
+	if c.DryRun != nil {
+		rem = newRemainingSet()
+	}
 	emit := func(r *Row) {
 		c.except(t, r)
 		t.add(r)
+		if rem != nil && r.Remaining() {
+			rem.add(r)
+		}
 		w.Row(r)
 	}
 	bad := w.Unreadable
@@ -342,6 +351,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			rendered []byte
 			v        *verdict // the row's shape, when it has one
 			row      *Row     // the row, when it has no shape or is not rendered
+			name     string   // the row's task, when it has a shape and dry runs are made
 			problem  *finding.Finding
 		}
 		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
@@ -352,6 +362,9 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 				return o
 			}
 			o.v = v
+			if rem != nil && v != nil {
+				o.name = row.Task
+			}
 			switch {
 			case render != nil && v != nil:
 				v.once.Do(func() { v.shared = render.Shared(&v.row) })
@@ -373,8 +386,14 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			}
 			if o.v != nil {
 				counted[o.v]++
+				if rem != nil && o.v.row.Remaining() {
+					rem.add(&Row{Task: o.name, Image: o.v.row.Image})
+				}
 			} else if o.row != nil {
 				t.add(o.row)
+				if rem != nil && o.row.Remaining() {
+					rem.add(o.row)
+				}
 			}
 			switch {
 			case o.rendered != nil:
@@ -387,6 +406,9 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	})
 	for v, n := range counted {
 		t.addN(&v.row, n)
+	}
+	if err == nil && rem != nil {
+		t.unblocks, err = c.partition(rem)
 	}
 	return t, err
 }

@@ -41,8 +41,12 @@ type Explanation struct {
 	// the last one listed, it panics computing the next.
 	Crash      string `json:"connectorCrash,omitempty"`
 	CrashStops string `json:"crashStops,omitempty"`
-	Migration  string `json:"migration"`
-	Situation  string `json:"situation"`
+	// ConnectorError is, for a config the connector refuses (kind
+	// invalid), the connector's own error and its fix: its delay is
+	// unknown, and no flag of migrate's moves it (docs/behaviour.md §8).
+	ConnectorError string `json:"connectorError,omitempty"`
+	Migration      string `json:"migration"`
+	Situation      string `json:"situation"`
 
 	// Status is the task's census status (docs/behaviour.md §8), "" when
 	// the image is not a scheduling image: the same decision census,
@@ -84,6 +88,9 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	e.Connector, e.Delay = "none", "0s"
 	if d.Entry != nil {
 		e.Connector = string(d.Result.Kind)
+		if d.Result.Kind == connector.KindInvalid {
+			e.ConnectorError = InvalidConfigText(d.Result)
+		}
 		switch {
 		case d.Deferred:
 			e.Deferred = DeferredText(d.Tag)
@@ -243,4 +250,17 @@ func previewOf(o plan.Options) string {
 		return ""
 	}
 	return "Preview: the migration schedtool migrate " + strings.Join(flags, " ") + " would give this task."
+}
+
+// InvalidConfigText is the connector's own error for a config it refuses,
+// and the fix: a person's, whatever migrate's flags.
+func InvalidConfigText(res connector.Result) string {
+	msg := "the connector refuses its config"
+	for _, p := range res.Problems {
+		if p.Kind == connector.ProblemInvalid {
+			msg += ": " + p.Msg
+			break
+		}
+	}
+	return msg + "; its delay is unknown until the config is fixed (what the connector accepts: schedtool validate names the rule and the fix), and no flag of migrate's moves the task before then"
 }

@@ -52,6 +52,12 @@ type Options struct {
 	// EnableRuntimeV2 plans a V1 task with a connector delay as a V2 one,
 	// and moves it to the V2 runtime in the same change (docs/behaviour.md §7).
 	EnableRuntimeV2 bool
+	// UpgradeImages plans each task as if its image were at the newest
+	// tag the registry names for it (connector.Entry.NewestTag), upgraded
+	// in the same change as its migration: census's
+	// dry run of an image upgrade (docs/behaviour.md §8). migrate never
+	// changes a tag, so no command of its sets it.
+	UpgradeImages bool
 }
 
 // Decision is the plan of one materialization: its State (the one
@@ -140,6 +146,9 @@ func (d *Decision) review(reason string) {
 
 func (p *Planner) decide(m *catalog.Materialization) Decision {
 	d := Decision{State: StateOf(m, p.Registry)}
+	if p.Options.UpgradeImages {
+		d.State = d.upgraded()
+	}
 	if d.Entry == nil {
 		d.Situation, d.Action = NotScheduling, None
 		return d

@@ -225,6 +225,24 @@ func (s *State) settle() {
 	s.Delay, s.DelayKnown = s.Result.Delay, s.Result.Known
 }
 
+// upgraded is the state the task would have with its image at the
+// newest tag the registry names (Options.UpgradeImages), its config as it
+// is read today: the upgrade and the migration are one change, so a
+// legacy advanced.updateDelay the newer tag refuses is converted and
+// removed in it. s when its tag is that one or newer, or not a version.
+func (s State) upgraded() State {
+	if s.Entry == nil {
+		return s
+	}
+	newest := s.Entry.NewestTag()
+	if newest == "" || !connector.IsVersion(s.Tag) || !connector.TagBefore(s.Tag, newest) {
+		return s
+	}
+	s.Tag = newest
+	s.settle()
+	return s
+}
+
 // asV2 is the state the task would have on the V2 runtime (what
 // --enable-runtime-v2 plans it as).
 func (s State) asV2() State {

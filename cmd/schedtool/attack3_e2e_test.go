@@ -196,7 +196,9 @@ func TestCensusHostileHistory(t *testing.T) {
 		summary(d)["tasks"], summary(d)["remaining"] = 1e15, 1e15
 	})
 	got := schedtoolIn(t, dir, "census", "-o", "markdown", "--now", "2026-12-04T00:00:00Z", "--history", old, "fixtures/catalog")
-	if got.code != 0 || !strings.Contains(got.stdout, "At the pace of the last century or more") || strings.Contains(got.stdout, "106752 days") {
+	// Its lanes do not add up to its remaining count: it is read without
+	// them, so nothing is projected from it.
+	if got.code != 0 || !strings.Contains(got.stdout, "No projection yet") || strings.Contains(got.stdout, "106752 days") {
 		t.Errorf("a history point of year 1: exit %d\n%s\n%s", got.code, got.stderr, got.stdout)
 	}
 	huge := write("scope.json", func(d map[string]any) {

@@ -13,8 +13,10 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 type censusOptions struct {
@@ -128,14 +130,34 @@ func (o *censusOptions) Complete(args []string) error {
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
 	o.inputs, err = o.resolveInputs(o.paths)
+	if err == nil && census.HasUnblocks(o.output) {
+		o.census.DryRun = o.dryRun(reg)
+	}
 	return err
+}
+
+// dryRun is migrate's planning of the census's inputs replayed under a
+// set of decisions added to the project file's: what unblocks what is
+// counted from what migrate itself would do (docs/behaviour.md §8).
+func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
+	rp := migrate.NewReplay(o.inputs, o.loadOptions())
+	return func(set plan.Options, each func(string, plan.Action, string)) error {
+		mo := &migrateOptions{common: o.common}
+		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
+		mg.Options = mo.decisions(set)
+		return rp.Tasks(mg, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+	}
 }
 
 // scope is what this census covers: the paths as given (a PostgreSQL
 // URL without its password), --root, the selectors, this schedtool.
 func (o *censusOptions) scope() *census.Scope {
 	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
-	for _, p := range o.paths {
+	paths := o.paths
+	if len(paths) == 0 {
+		paths = o.projectPaths() // the project file's PATHs, which the census covers
+	}
+	for _, p := range paths {
 		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
 	}
 	s.Names = append(s.Names, o.selector.Names...)
@@ -204,6 +226,16 @@ func (o *censusOptions) Run() error {
 		o.census.Rows = &rows
 		stop = o.rowProgress("census: %d rows", &rows)
 	}
+	if o.census.DryRun != nil {
+		// The census and its dry runs read one snapshot of a database,
+		// read once.
+		release, err := catalog.HoldDB(o.inputs)
+		defer release()
+		if err != nil {
+			stop()
+			return err
+		}
+	}
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()
 	if err != nil {
@@ -247,7 +279,11 @@ func (o *censusOptions) Run() error {
 	if o.failIfRemaining && !o.quiet {
 		// The failure is an error message (always written); the pass
 		// is a note, which --quiet leaves out as it does every note.
-		fmt.Fprintln(o.Err, "gate passed: no task relies on connector-side pacing")
+		line := "gate passed: no task relies on connector-side pacing"
+		if tot.Excluded > 0 {
+			line += " (" + census.ExcludedPhrase(tot) + ")" // as docs/project-file.md says
+		}
+		fmt.Fprintln(o.Err, line)
 	}
 	return nil
 }

@@ -314,6 +314,9 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 		fmt.Fprintf(w, "  connector secrets:   %s\n", e.Secrets)
 	}
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
+	if e.ConnectorError != "" {
+		fmt.Fprintf(w, "  connector error:     %s\n", report.Escape(e.ConnectorError))
+	}
 	if e.Crash != "" {
 		fmt.Fprintf(w, "  connector crash:     %s\n", e.Crash)
 	}
