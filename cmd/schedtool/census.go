@@ -13,6 +13,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -149,16 +150,20 @@ func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
 	}
 }
 
-// scope is what this census covers: the paths as given (a PostgreSQL
+// scope is what this census covers: the paths as shown (a PostgreSQL
 // URL without its password), --root, the selectors, this schedtool.
 func (o *censusOptions) scope() *census.Scope {
 	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
-	paths := o.paths
-	if len(paths) == 0 {
-		paths = o.projectPaths() // the project file's PATHs, which the census covers
+	args := o.paths
+	if len(args) == 0 {
+		args = o.projectPaths() // the project file's PATHs, which the census covers
 	}
-	for _, p := range paths {
-		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+	for _, p := range args {
+		if catalog.IsDBURL(p) {
+			s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+		} else {
+			s.Inputs = append(s.Inputs, paths.Display(p)) // as the working directory sees it
+		}
 	}
 	s.Names = append(s.Names, o.selector.Names...)
 	s.Prefixes = append(s.Prefixes, o.selector.Prefixes...)
