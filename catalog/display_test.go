@@ -1,12 +1,10 @@
-package catalog_test
+package catalog
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/estuary/schedtool/catalog"
 )
 
 // TestLoadShowsPathsRelative (issue 30): a PATH given absolute, under the
@@ -28,12 +26,12 @@ func TestLoadShowsPathsRelative(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	opts := catalog.DefaultOptions()
-	inputs, err := catalog.Resolve([]string{dir}, opts)
+	opts := DefaultOptions()
+	inputs, err := Resolve([]string{dir}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := catalog.Load(inputs, opts)
+	cat := Load(inputs, opts)
 	if len(cat.Materializations) != 1 || cat.Materializations[0].Source.Name() != "a/flow.yaml" || !strings.HasPrefix(cat.Materializations[0].Source.File, dir) {
 		t.Fatalf("materializations: %+v", cat.Materializations)
 	}
