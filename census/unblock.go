@@ -37,8 +37,11 @@ const (
 // project file's, and hands each task definition it plans to each with
 // migrate's action and reason. Census takes it from its caller: migrate
 // and census are on one layer, and the answer to "what would migrate do"
-// is migrate's alone.
-type DryRun func(set plan.Options, each func(task string, action plan.Action, reason string)) error
+// is migrate's alone. want says which names the census still needs: a
+// dry run may leave a stored-spec row of any other name unplanned (each
+// row is planned alone), which keeps the later runs to the tasks no
+// earlier one moved.
+type DryRun func(set plan.Options, want func(task string) bool, each func(task string, action plan.Action, reason string)) error
 
 // DrySet is one row of what unblocks what: its decisions as planner
 // options (a set tried with each --resolve choice has two), its flags,
@@ -173,7 +176,14 @@ func (c *Census) partition(rem *remainingSet) (*unblocks, error) {
 		for ri, opts := range set.Runs {
 			moves := map[uint64]bool{} // false once a definition does not migrate
 			keep := reasonRun == [2]int{si, ri}
-			err := c.DryRun(opts, func(task string, a plan.Action, reason string) {
+			// Read only during the run (rows are planned in parallel):
+			// moved changes after it.
+			want := func(task string) bool {
+				h := rem.hash(task)
+				_, ok := rem.names[h]
+				return ok && !moved[h]
+			}
+			err := c.DryRun(opts, want, func(task string, a plan.Action, reason string) {
 				h := rem.hash(task)
 				if _, ok := rem.names[h]; !ok || moved[h] {
 					return

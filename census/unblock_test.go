@@ -25,7 +25,7 @@ func partitioned(t *testing.T, rows []Row, moves func(r Row, set plan.Options) b
 			rem.add(&rows[i])
 		}
 	}
-	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, each func(string, plan.Action, string)) error {
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, _ func(string) bool, each func(string, plan.Action, string)) error {
 		for _, r := range rows {
 			switch {
 			case !r.Remaining():
@@ -104,7 +104,7 @@ func TestUnblocksEveryDefinition(t *testing.T) {
 	tot := totalsOf(rows)
 	rem := newRemainingSet()
 	rem.add(&rows[0])
-	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, each func(string, plan.Action, string)) error {
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, _ func(string) bool, each func(string, plan.Action, string)) error {
 		each("a/x", plan.Migrate, "")
 		if set.EnableRuntimeV2 {
 			each("a/x", plan.Migrate, "")

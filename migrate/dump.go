@@ -52,11 +52,17 @@ func (mg *Migrator) rowPlan(m *catalog.Materialization) (d plan.Decision, p patc
 // row's spec carries expectPubId, the row's last_pub_id as 16 hex digits
 // (see PubID), so that publishing it cannot overwrite a concurrent change.
 func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emit func(Row)) error {
+	return mg.dump(r, name, opts, nil, emit)
+}
+
+// dump is Dump planning only the rows whose name want takes (nil: all);
+// a row not taken comes with no Task.
+func (mg *Migrator) dump(r io.Reader, name string, opts catalog.DumpOptions, want func(string) bool, emit func(Row)) error {
 	parse := catalog.RowParser(opts)
 	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) Row {
 		out := Row{Line: rr.Line, Problem: rr.Problem}
 		m := rr.Mat
-		if m == nil {
+		if m == nil || want != nil && !want(m.Name) {
 			return out
 		}
 		d, p, pub := mg.rowPlan(m)

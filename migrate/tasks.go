@@ -32,7 +32,11 @@ func NewReplay(inputs []catalog.Input, load catalog.Options) *Replay {
 // Tasks plans the inputs with mg (its planner's options and per-name
 // Options are the decisions) and hands each task to each, with the
 // action and reason a dry run of migrate with those decisions gives it.
-func (rp *Replay) Tasks(mg *Migrator, each func(*Task)) error {
+// A stored-spec row whose name want refuses is left unplanned (each row
+// is planned alone, so the others' plans are the same); the catalog
+// sources are always planned whole, as their tasks share config files.
+// want is called from several goroutines at once.
+func (rp *Replay) Tasks(mg *Migrator, want func(string) bool, each func(*Task)) error {
 	if len(rp.sources) > 0 {
 		if rp.cat == nil {
 			// As Run loads them: every user of each config file, from the
@@ -47,7 +51,7 @@ func (rp *Replay) Tasks(mg *Migrator, each func(*Task)) error {
 	}
 	dopts := catalog.DumpOptions{Options: rp.load}
 	return catalog.EachDump(rp.inputs, func(rd io.Reader, name string) error {
-		return mg.Dump(rd, name, dopts, func(row Row) {
+		return mg.dump(rd, name, dopts, want, func(row Row) {
 			if row.Task != nil {
 				each(row.Task)
 			}

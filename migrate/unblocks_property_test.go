@@ -44,9 +44,9 @@ func checkUnblocks(t *testing.T, r migrate.UsersRun, dir string) {
 	}
 	ro.Limit = 0 // what unblocks what is of a whole run
 	rp := migrate.NewReplay(inputs, ro.Load)
-	replay := func(set plan.Options, each func(string, plan.Action, string)) error {
+	replay := func(set plan.Options, want func(string) bool, each func(string, plan.Action, string)) error {
 		m := &migrate.Migrator{Planner: &plan.Planner{Registry: mg.Registry, Options: set}, Registry: mg.Registry}
-		return rp.Tasks(m, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+		return rp.Tasks(m, want, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
 	}
 	dry := func(set plan.Options, each func(string, plan.Action, string)) error {
 		m := &migrate.Migrator{Planner: &plan.Planner{Registry: mg.Registry, Options: set}, Registry: mg.Registry}

@@ -142,11 +142,11 @@ func (o *censusOptions) Complete(args []string) error {
 // counted from what migrate itself would do (docs/behaviour.md §8).
 func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
 	rp := migrate.NewReplay(o.inputs, o.loadOptions())
-	return func(set plan.Options, each func(string, plan.Action, string)) error {
+	return func(set plan.Options, want func(string) bool, each func(string, plan.Action, string)) error {
 		mo := &migrateOptions{common: o.common}
 		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
 		mg.Options = mo.decisions(set)
-		return rp.Tasks(mg, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+		return rp.Tasks(mg, want, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
 	}
 }
 
