@@ -249,7 +249,14 @@ func holding(o *one) string {
 		why, _, _ := strings.Cut(o.d.Reason, ";")
 		return "needs review: " + why
 	case Deferred:
-		return "deferred by --limit"
+		// "deferred by --limit N", or "deferred: not in the saved
+		// plan's task set" (apply, for a task added since the plan).
+		why, rest, _ := strings.Cut(o.d.Reason, ": ")
+		if why == "deferred" {
+			why, _, _ = strings.Cut(rest, ":")
+			return "deferred: " + why
+		}
+		return why
 	}
 	return "not migrated (" + string(o.d.Situation) + ")"
 }

@@ -137,7 +137,11 @@ func TestApplyRefusesUnpacingRoutes(t *testing.T) {
 			t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
 		}
 		writeFiles(t, dir, map[string]string{"staging/flow.yaml": "materializations:\n" + pacedByFile("acmeCo/s", "../prod/c.yaml")})
-		check(t, dir, schedtoolIn(t, dir, "apply", "wave.plan"), "prod/c.yaml")
+		r := schedtoolIn(t, dir, "apply", "wave.plan")
+		check(t, dir, r, "prod/c.yaml")
+		if !strings.Contains(r.stderr, "acmeCo/s (staging/flow.yaml:3: deferred: not in the saved plan's task set)") {
+			t.Errorf("apply does not say why the new user holds the file back:\n%s", r.stderr)
+		}
 	})
 	// 3. A plan edited by hand, its digest recomputed: PATHs narrowed, a
 	// file dropped from the group and the zeroed file's zeroes emptied,
