@@ -118,15 +118,6 @@ func editMsg(err error) string {
 func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	res := &Result{Problems: cat.Problems}
 	all := mg.plan(cat)
-	for _, o := range all {
-		if o.d.Action != plan.Migrate {
-			continue
-		}
-		if why, ok := mg.wave.defers(o.m.Name); ok {
-			deferDecision(&o.d, why)
-			o.p = patches{}
-		}
-	}
 	files := mg.edit(cat, all)
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
@@ -154,6 +145,19 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 			o.review(why)
 		}
 		all[i] = o
+	}
+	// A deferred task is deferred before the users of a shared file are
+	// made to agree: a saved plan's task set (RunOptions.TaskSet) may
+	// leave out a user of a file it zeroes (one added since the plan),
+	// and that user must hold the file back, not be left unpaced.
+	for _, o := range all {
+		if o.d.Action != plan.Migrate {
+			continue
+		}
+		if why, ok := mg.wave.defers(o.m.Name); ok {
+			deferDecision(&o.d, why)
+			o.p = patches{}
+		}
 	}
 	for mg.shared(cat, all) {
 	}
@@ -245,7 +249,14 @@ func holding(o *one) string {
 		why, _, _ := strings.Cut(o.d.Reason, ";")
 		return "needs review: " + why
 	case Deferred:
-		return "deferred by --limit"
+		// "deferred by --limit N", or "deferred: not in the saved
+		// plan's task set" (apply, for a task added since the plan).
+		why, rest, _ := strings.Cut(o.d.Reason, ": ")
+		if why == "deferred" {
+			why, _, _ = strings.Cut(rest, ":")
+			return "deferred: " + why
+		}
+		return why
 	}
 	return "not migrated (" + string(o.d.Situation) + ")"
 }

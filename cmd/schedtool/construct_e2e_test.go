@@ -127,6 +127,22 @@ func TestApplyRefusesUnpacingRoutes(t *testing.T) {
 		writeFiles(t, dir, map[string]string{"staging/flow.yaml": "materializations:\n" + v1UserOf("acmeCo/s", "../prod/c.yaml")})
 		check(t, dir, schedtoolIn(t, dir, "apply", "wave.plan"), "prod/c.yaml")
 	})
+	// 2b. A task added since the plan, that migrate would migrate with
+	// the planned one (V2, the same file): not in the plan's task set,
+	// it is deferred, and a deferred user holds the file back.
+	t.Run("new migrating user", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".schedtool.yaml": "paths: [\".\"]\n", "prod/flow.yaml": "materializations:\n" + pacedByFile("acmeCo/a", "c.yaml"), "prod/c.yaml": zeroed})
+		if r := schedtoolIn(t, dir, "migrate", "--plan", "wave.plan"); r.code != 2 {
+			t.Fatalf("plan: exit %d\n%s", r.code, r.stderr)
+		}
+		writeFiles(t, dir, map[string]string{"staging/flow.yaml": "materializations:\n" + pacedByFile("acmeCo/s", "../prod/c.yaml")})
+		r := schedtoolIn(t, dir, "apply", "wave.plan")
+		check(t, dir, r, "prod/c.yaml")
+		if !strings.Contains(r.stderr, "acmeCo/s (staging/flow.yaml:3: deferred: not in the saved plan's task set)") {
+			t.Errorf("apply does not say why the new user holds the file back:\n%s", r.stderr)
+		}
+	})
 	// 3. A plan edited by hand, its digest recomputed: PATHs narrowed, a
 	// file dropped from the group and the zeroed file's zeroes emptied,
 	// so that the other user of the file gets no model schedule.
