@@ -61,8 +61,8 @@ func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emi
 		}
 		d, p, pub := mg.rowPlan(m)
 		if d.Action == plan.Migrate {
-			if why, ok := mg.wave.defers(m.Name); ok {
-				deferDecision(&d, why)
+			if cause, why, ok := mg.wave.defers(m.Name); ok {
+				deferDecision(&d, cause, why)
 				p = patches{}
 			}
 		}

@@ -66,7 +66,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			if pub != nil && row.New != nil && row.Task != nil {
 				if others := pub.clash[row.Task.Task]; others != nil {
 					t := row.Task
-					t.Action, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = string(plan.Review), caseClashReason(others), nil, "", "", nil, nil, nil
+					t.Action, t.Cause, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = plan.Review, plan.CauseMigrate, caseClashReason(others), nil, "", "", nil, nil, nil
 					r.task(t)
 					return
 				}

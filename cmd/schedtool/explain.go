@@ -306,7 +306,7 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 	switch {
 	case e.Deferred != "":
 		delay = "delay " + e.Deferred
-	case e.Delay == "unknown":
+	case e.DelayUnknown:
 		delay = "delay unknown"
 	}
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
@@ -396,7 +396,7 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 	res := mg.Catalog(cat)
 	out := map[*catalog.Materialization]migrate.Task{}
 	for _, t := range res.Tasks {
-		if t.Action != "review" && t.Action != "skip" {
+		if t.Action != plan.Review && t.Action != plan.Skip {
 			continue
 		}
 		for _, m := range defs {
@@ -412,10 +412,10 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 // or skip), when its own plan said otherwise: the timeline's lane after
 // the migration is dropped, since migrate would not make it.
 func refusedPreview(e *explain.Explanation, tl *explain.Timeline, t migrate.Task) {
-	if strings.HasPrefix(e.Migration, t.Action+" (") {
+	if e.Action == t.Action {
 		return
 	}
-	e.Migration = t.Action + " (" + t.Reason + ")"
+	e.Migration = string(t.Action) + " (" + t.Reason + ")"
 	if tl != nil && tl.ModelFrom == "migrate" {
 		tl.ModelFrom, tl.ModelSpec, tl.Commits, tl.ModelFast, tl.Verdict = "", "", nil, nil, nil
 	}
