@@ -87,17 +87,14 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		if g.b < len(starts) {
 			to = starts[g.b]
 		}
-		var out []byte
-		at := from
-		for _, e := range g.edits {
-			out = append(out, old[at:e.Start]...)
-			out = append(out, e.NewText...)
-			at = e.End
+		// The one applier (edit.Apply), over the lines' bytes: an edit
+		// may end past them, its text then ending the lines' new text.
+		to = max(to, g.edits[len(g.edits)-1].End)
+		es := make([]finding.TextEdit, len(g.edits))
+		for i, e := range g.edits {
+			es[i] = finding.TextEdit{File: e.File, Start: e.Start - from, End: e.End - from, NewText: e.NewText}
 		}
-		if at < to {
-			out = append(out, old[at:to]...)
-		}
-		return out
+		return edit.Apply(old[from:to], es)
 	}
 	if err := diffHeader(w, path); err != nil {
 		return err
