@@ -125,6 +125,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 		return err
 	})
+	return r.finishDumps(pub, outFile, outRows, err)
+}
+
+// finishDumps puts what the dumps' read staged in place (the
+// publishable tree, the rows file), or removes it when the read (err)
+// failed part way; it returns the read's error or the commit's.
+func (r *runner) finishDumps(pub *pubTree, outFile *groupwrite.Stream, outRows int, err error) error {
 	if pub != nil {
 		if err != nil {
 			// Nothing of a read that failed part way is put in place.
