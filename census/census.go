@@ -281,14 +281,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	// The effective delay: none on an image tag that defers to the
 	// runtime's schedule (docs/behaviour.md §6).
-	if d.DelayKnown {
-		r.Delay = connector.FormatDelay(d.Delay)
-		if d.Delay == 0 {
-			r.Delay = "0s"
-		}
-	} else {
-		r.Delay = "unknown"
-	}
+	r.Delay = d.DelayText()
 	switch d.Status {
 	case plan.StatusConflict, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag:
 		r.Reason = ""

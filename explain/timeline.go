@@ -157,7 +157,7 @@ func spansWhere(from, to time.Time, in func(time.Time) bool) []Span {
 func (tl *Timeline) Caption() []string {
 	lines := []string{"Who holds commits: " + tl.Holds + ". " + tl.SyncNow + "."}
 	switch {
-	case tl.Delay == "unknown":
+	case tl.DelayUnknown:
 		lines = append(lines, "The longest wait sync-now cannot collapse: unknown (the connector's delay cannot be known).")
 	case tl.LongestWait > 0:
 		lines = append(lines, "The longest wait sync-now cannot collapse: "+connector.FormatDelay(tl.LongestWait)+", the connector's; after migrating, none.")

@@ -44,33 +44,7 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		hideNew = HiddenLines(path, edit.Apply(old, edits))
 	}
 	starts := lineStarts(old)
-	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1 }
-	type group struct {
-		a, b  int // old lines [a, b)
-		edits []finding.TextEdit
-	}
-	var groups []group
-	for _, e := range edits {
-		a := lineOf(e.Start)
-		var b int
-		switch {
-		case e.End == e.Start && e.Start == starts[a] && e.Start < len(old):
-			b = a // an insertion between lines
-		case e.End > e.Start && e.End == starts[lineOf(e.End)] && lineOf(e.End) > a:
-			b = lineOf(e.End)
-		default:
-			b = lineOf(max(e.End, e.Start)) + 1
-		}
-		if e.Start == len(old) && a < len(starts) && starts[a] == len(old) {
-			b = a
-		}
-		if n := len(groups); n > 0 && a <= groups[n-1].b {
-			groups[n-1].b = max(groups[n-1].b, b)
-			groups[n-1].edits = append(groups[n-1].edits, e)
-			continue
-		}
-		groups = append(groups, group{a, b, []finding.TextEdit{e}})
-	}
+	groups := editGroups(old, starts, edits)
 	nLines := len(starts)
 	if len(old) > 0 && starts[nLines-1] == len(old) {
 		nLines-- // the file ends with a newline: no empty last line
@@ -80,24 +54,6 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 			return starts[i+1]
 		}
 		return len(old)
-	}
-	// The new text of the lines [a, b).
-	newText := func(g group) []byte {
-		from, to := starts[g.a], len(old)
-		if g.b < len(starts) {
-			to = starts[g.b]
-		}
-		var out []byte
-		at := from
-		for _, e := range g.edits {
-			out = append(out, old[at:e.Start]...)
-			out = append(out, e.NewText...)
-			at = e.End
-		}
-		if at < to {
-			out = append(out, old[at:to]...)
-		}
-		return out
 	}
 	if err := diffHeader(w, path); err != nil {
 		return err
@@ -172,7 +128,7 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 			}
 			// The new file's line of this group's first added line.
 			nl0 := ha + delta + newCount
-			for n, nl := range splitLines(newText(g)) {
+			for n, nl := range splitLines(g.newText(old, starts)) {
 				line('+', nl, nl0+n < len(hideNew) && hideNew[nl0+n])
 				newCount++
 			}
@@ -191,6 +147,58 @@ func diff(w io.Writer, path string, old []byte, edits []finding.TextEdit, ctx in
 		i = j
 	}
 	return nil
+}
+
+// editGroup is the edits that touch old lines [a, b): one change of a
+// hunk.
+type editGroup struct {
+	a, b  int // old lines [a, b)
+	edits []finding.TextEdit
+}
+
+// editGroups groups sorted edits by the old lines they touch, starts
+// being old's line starts.
+func editGroups(old []byte, starts []int, edits []finding.TextEdit) []editGroup {
+	lineOf := func(off int) int { return sort.Search(len(starts), func(i int) bool { return starts[i] > off }) - 1 }
+	var groups []editGroup
+	for _, e := range edits {
+		a := lineOf(e.Start)
+		var b int
+		switch {
+		case e.End == e.Start && e.Start == starts[a] && e.Start < len(old):
+			b = a // an insertion between lines
+		case e.End > e.Start && e.End == starts[lineOf(e.End)] && lineOf(e.End) > a:
+			b = lineOf(e.End)
+		default:
+			b = lineOf(max(e.End, e.Start)) + 1
+		}
+		if e.Start == len(old) && a < len(starts) && starts[a] == len(old) {
+			b = a
+		}
+		if n := len(groups); n > 0 && a <= groups[n-1].b {
+			groups[n-1].b = max(groups[n-1].b, b)
+			groups[n-1].edits = append(groups[n-1].edits, e)
+			continue
+		}
+		groups = append(groups, editGroup{a, b, []finding.TextEdit{e}})
+	}
+	return groups
+}
+
+// newText is the new text of g's lines.
+func (g editGroup) newText(old []byte, starts []int) []byte {
+	from, to := starts[g.a], len(old)
+	if g.b < len(starts) {
+		to = starts[g.b]
+	}
+	// The one applier (edit.Apply), over the lines' bytes: an edit
+	// may end past them, its text then ending the lines' new text.
+	to = max(to, g.edits[len(g.edits)-1].End)
+	es := make([]finding.TextEdit, len(g.edits))
+	for i, e := range g.edits {
+		es[i] = finding.TextEdit{File: e.File, Start: e.Start - from, End: e.End - from, NewText: e.NewText}
+	}
+	return edit.Apply(old[from:to], es)
 }
 
 func hunkRange(start, count int) string {

@@ -67,8 +67,8 @@ func (mg *Migrator) dump(r io.Reader, name string, opts catalog.DumpOptions, wan
 		}
 		d, p, pub := mg.rowPlan(m)
 		if d.Action == plan.Migrate {
-			if why, ok := mg.wave.defers(m.Name); ok {
-				deferDecision(&d, why)
+			if cause, why, ok := mg.wave.defers(m.Name); ok {
+				deferDecision(&d, cause, why)
 				p = patches{}
 			}
 		}

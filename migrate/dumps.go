@@ -66,7 +66,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			if pub != nil && row.New != nil && row.Task != nil {
 				if others := pub.clash[row.Task.Task]; others != nil {
 					t := row.Task
-					t.Action, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = string(plan.Review), caseClashReason(others), nil, "", "", nil, nil, nil
+					t.Action, t.Cause, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = plan.Review, plan.CauseMigrate, caseClashReason(others), nil, "", "", nil, nil, nil
 					r.task(t)
 					return
 				}
@@ -125,6 +125,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 		return err
 	})
+	return r.finishDumps(pub, outFile, outRows, err)
+}
+
+// finishDumps puts what the dumps' read staged in place (the
+// publishable tree, the rows file), or removes it when the read (err)
+// failed part way; it returns the read's error or the commit's.
+func (r *runner) finishDumps(pub *pubTree, outFile *groupwrite.Stream, outRows int, err error) error {
 	if pub != nil {
 		if err != nil {
 			// Nothing of a read that failed part way is put in place.

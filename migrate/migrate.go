@@ -52,7 +52,8 @@ type Task struct {
 	Line      int         `json:"line"`
 	Disabled  bool        `json:"disabled,omitempty"` // shards.disable: still a user of its schedule
 	Situation string      `json:"situation"`
-	Action    string      `json:"action"`
+	Action    plan.Action `json:"action"`
+	Cause     plan.Cause  `json:"-"` // why Review or Skip (Reason says it)
 	Reason    string      `json:"reason,omitempty"`
 	Model     *model.Spec `json:"model,omitempty"`
 	Connector string      `json:"connector,omitempty"`
@@ -102,7 +103,7 @@ func (o *one) review(reason string) {
 
 // review turns a decision into one a person must take, for reason.
 func review(d *plan.Decision, reason string) {
-	d.Action, d.Reason = plan.Review, reason
+	d.Action, d.Cause, d.Reason = plan.Review, plan.CauseMigrate, reason
 	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.EnableRuntimeV2 = nil, false, false, false
 }
 
@@ -154,8 +155,8 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 		if o.d.Action != plan.Migrate {
 			continue
 		}
-		if why, ok := mg.wave.defers(o.m.Name); ok {
-			deferDecision(&o.d, why)
+		if cause, why, ok := mg.wave.defers(o.m.Name); ok {
+			deferDecision(&o.d, cause, why)
 			o.p = patches{}
 		}
 	}
@@ -345,7 +346,7 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
-	t := Task{Task: m.Name, File: m.Source.Name(), Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
+	t := Task{Task: m.Name, File: m.Source.Name(), Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: d.Action, Cause: d.Cause, Reason: d.Reason}
 	if d.Action != plan.Migrate {
 		return t
 	}

@@ -77,15 +77,15 @@ type Recorder interface {
 
 // Summary is what a run did.
 type Summary struct {
-	Tasks    int            `json:"tasks"`
-	Disabled int            `json:"disabled,omitempty"` // of which with shards.disable (migrated all the same)
-	Actions  map[string]int `json:"actions"`
-	Pending  int            `json:"pending"` // files and dump rows with changes
-	Files    int            `json:"files"`   // of which files
-	Rows     int            `json:"rows"`    // of which dump rows
-	Written  int            `json:"written"`
-	Refused  int            `json:"refused"` // files or rows that could not be edited safely
-	Failed   int            `json:"failed"`  // files that could not be written
+	Tasks    int                 `json:"tasks"`
+	Disabled int                 `json:"disabled,omitempty"` // of which with shards.disable (migrated all the same)
+	Actions  map[plan.Action]int `json:"actions"`
+	Pending  int                 `json:"pending"` // files and dump rows with changes
+	Files    int                 `json:"files"`   // of which files
+	Rows     int                 `json:"rows"`    // of which dump rows
+	Written  int                 `json:"written"`
+	Refused  int                 `json:"refused"` // files or rows that could not be edited safely
+	Failed   int                 `json:"failed"`  // files that could not be written
 	// Unreadable counts the unreadable inputs and rows as census does
 	// (catalog.Catalog.Unreadable).
 	Unreadable int `json:"unreadable"`
@@ -118,12 +118,12 @@ type Summary struct {
 func (s *Summary) Deferred() int { return s.Actions[Deferred] }
 
 // Review is the number of tasks that need a person.
-func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
+func (s *Summary) Review() int { return s.Actions[plan.Review] }
 
 // Skipped is the number of tasks left on their connector's pacing on
 // purpose: V1 tasks (blocked-v1, without --enable-runtime-v2) and file
 // sinks without --zero-file-sinks (FileSinks of them).
-func (s *Summary) Skipped() int { return s.Actions[string(plan.Skip)] }
+func (s *Summary) Skipped() int { return s.Actions[plan.Skip] }
 
 // VerifySummary is the equivalence check over every migrated task.
 type VerifySummary struct {
@@ -202,7 +202,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		}
 		bw.Flush()
 	}()
-	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}, seen: map[string]bool{}, sinks: map[string]bool{}}
+	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[plan.Action]int{}}, seen: map[string]bool{}, sinks: map[string]bool{}}
 	var sources []catalog.Input
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -331,7 +331,7 @@ func (r *runner) task(t *Task) {
 		}
 	}
 	r.sum.Actions[t.Action]++
-	if t.Action == string(plan.Migrate) && t.hold > r.hold {
+	if t.Action == plan.Migrate && t.hold > r.hold {
 		r.hold, r.holdTask = t.hold, t.Task
 	}
 	if t.Disabled {
@@ -343,7 +343,7 @@ func (r *runner) task(t *Task) {
 	if t.Action == Deferred {
 		if len(r.defers) < 20 {
 			line := t.line()
-			if strings.HasPrefix(t.Reason, "deferred by --limit") {
+			if t.Cause == plan.CauseLimit {
 				line = line[:strings.LastIndex(line, "): ")+1] // the reason is said once, above
 			}
 			r.defers = append(r.defers, "  "+line)
@@ -351,14 +351,14 @@ func (r *runner) task(t *Task) {
 			r.moreDef++
 		}
 	}
-	if t.Action == string(plan.Review) || t.Action == string(plan.Skip) {
-		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) && !r.sinks[t.Task] {
+	if t.Action == plan.Review || t.Action == plan.Skip {
+		if plan.NeedsZeroFileSinks(t.Action, t.Cause) && !r.sinks[t.Task] {
 			r.sum.FileSinks++
 			if _, ok := r.several[t.Task]; ok {
 				r.sinks[t.Task] = true // a name counts once
 			}
 		}
-		if plan.IsUnpacedV1(plan.Action(t.Action), t.Reason) {
+		if plan.IsUnpacedV1(t.Action, t.Cause) {
 			r.sum.UnpacedV1++
 		}
 		r.reasons.add(t, r.json != nil)
@@ -375,7 +375,7 @@ func (r *runner) task(t *Task) {
 	if r.json != nil {
 		r.json.task(t)
 	}
-	if t.Action == string(plan.Migrate) {
+	if t.Action == plan.Migrate {
 		r.changes.add(t)
 	}
 	if r.opts.Record != nil {

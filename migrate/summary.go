@@ -17,10 +17,13 @@ import (
 func (r *runner) summary() {
 	s := r.sum
 	acts := make([]string, 0, len(s.Actions))
-	counts := map[string]int{"migrate": s.Actions["migrate"], Deferred: s.Deferred(), "review": s.Review(), "skip": s.Skipped() - s.FileSinks, "file-sinks": s.FileSinks, "none": s.Actions["none"]}
-	for _, a := range []string{"migrate", Deferred, "review", "skip", "file-sinks", "none"} {
+	// fileSinks counts, apart from the other skips, the file sinks left
+	// for want of --zero-file-sinks.
+	const fileSinks plan.Action = "file-sinks"
+	counts := map[plan.Action]int{plan.Migrate: s.Actions[plan.Migrate], Deferred: s.Deferred(), plan.Review: s.Review(), plan.Skip: s.Skipped() - s.FileSinks, fileSinks: s.FileSinks, plan.None: s.Actions[plan.None]}
+	for _, a := range []plan.Action{plan.Migrate, Deferred, plan.Review, plan.Skip, fileSinks, plan.None} {
 		if n := counts[a]; n > 0 {
-			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": report.Plural(n, "needs review", "need review"), "skip": "skipped (V1)", "file-sinks": "skipped (file sinks: --zero-file-sinks)", "none": "with nothing to do"}[a]))
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[plan.Action]string{plan.Migrate: "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), plan.Review: report.Plural(n, "needs review", "need review"), plan.Skip: "skipped (V1)", fileSinks: "skipped (file sinks: --zero-file-sinks)", plan.None: "with nothing to do"}[a]))
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
@@ -119,7 +122,7 @@ func (r *runner) noteReasons(act plan.Action) {
 	var gs []*ReasonGroup
 	n := 0
 	for _, g := range r.reasons.sorted() {
-		if g.Action == string(act) {
+		if g.Action == act {
 			gs = append(gs, g)
 			n += g.Count
 		}
@@ -148,16 +151,22 @@ const textTasks = 20
 // ReasonGroup is the tasks that need review, or were skipped, for one
 // reason.
 type ReasonGroup struct {
-	Action string   `json:"action"` // review or skip
-	Reason string   `json:"reason"`
-	Count  int      `json:"count"`
-	Tasks  []string `json:"tasks,omitempty"` // every one (-o json)
-	lines  []string // the first textTasks, placed, for the text
+	Action plan.Action `json:"action"` // review or skip
+	Reason string      `json:"reason"`
+	Count  int         `json:"count"`
+	Tasks  []string    `json:"tasks,omitempty"` // every one (-o json)
+	lines  []string    // the first textTasks, placed, for the text
+}
+
+// reasonKey is a group's action and reason.
+type reasonKey struct {
+	action plan.Action
+	reason string
 }
 
 // reasons groups tasks by action and reason, in the order first seen.
 type reasons struct {
-	by    map[[2]string]*ReasonGroup
+	by    map[reasonKey]*ReasonGroup
 	order []*ReasonGroup
 }
 
@@ -174,11 +183,11 @@ func (r *Reasons) Sorted() []*ReasonGroup { return r.rs.sorted() }
 
 // add counts t under its reason; all keeps every task's name (-o json).
 func (rs *reasons) add(t *Task, all bool) *ReasonGroup {
-	key := [2]string{t.Action, t.Reason}
+	key := reasonKey{t.Action, t.Reason}
 	g := rs.by[key]
 	if g == nil {
 		if rs.by == nil {
-			rs.by = map[[2]string]*ReasonGroup{}
+			rs.by = map[reasonKey]*ReasonGroup{}
 		}
 		g = &ReasonGroup{Action: t.Action, Reason: t.Reason}
 		rs.by[key] = g
@@ -201,7 +210,7 @@ func (rs *reasons) sorted() []*ReasonGroup {
 	sort.SliceStable(gs, func(i, j int) bool {
 		a, b := gs[i], gs[j]
 		if a.Action != b.Action {
-			return a.Action == string(plan.Review)
+			return a.Action == plan.Review
 		}
 		if a.Count != b.Count {
 			return a.Count > b.Count

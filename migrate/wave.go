@@ -12,7 +12,7 @@ import (
 
 // Deferred is the action of a task that would migrate but is left for a
 // later run by --limit.
-const Deferred = "defer"
+const Deferred plan.Action = "defer"
 
 // wave is the set of tasks one run migrates under --limit N: the first N
 // tasks that would migrate, in catalog name order (docs/behaviour.md §9). Tasks
@@ -84,18 +84,18 @@ func newWave(limit int, cands []candidate) *wave {
 }
 
 // defers reports whether a task that would migrate is left for a later
-// run, and why.
-func (w *wave) defers(name string) (string, bool) {
+// run, and why: plan.CauseLimit when only --limit's count leaves it.
+func (w *wave) defers(name string) (plan.Cause, string, bool) {
 	if w == nil || w.take[name] {
-		return "", false
+		return plan.CauseNone, "", false
 	}
 	if why := w.why[name]; why != "" {
-		return why, true
+		return plan.CauseMigrate, why, true
 	}
 	if w.fixed {
-		return "deferred: not in the saved plan's task set", true
+		return plan.CauseMigrate, "deferred: not in the saved plan's task set", true
 	}
-	return fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
+	return plan.CauseLimit, fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
 }
 
 // oversized reports whether a task is deferred because its group is
@@ -105,8 +105,8 @@ func (w *wave) oversized(name string) bool {
 }
 
 // deferDecision turns a decision into a deferral.
-func deferDecision(d *plan.Decision, reason string) {
-	d.Action, d.Reason = plan.Action(Deferred), reason
+func deferDecision(d *plan.Decision, cause plan.Cause, reason string) {
+	d.Action, d.Cause, d.Reason = Deferred, cause, reason
 	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = nil, false, false, false, false
 }
 

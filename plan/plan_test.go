@@ -130,11 +130,11 @@ func TestDecide(t *testing.T) {
 				t.Errorf("EnableRuntimeV2 %v, want %v", d.EnableRuntimeV2, want)
 			}
 			// A skip is a V1 task's, or a file sink's for want of the flag.
-			if want := tc.action == Skip && tc.situation != BlockedV1; NeedsZeroFileSinks(d.Action, d.Reason) != want {
+			if want := tc.action == Skip && tc.situation != BlockedV1; NeedsZeroFileSinks(d.Action, d.Cause) != want {
 				t.Errorf("NeedsZeroFileSinks %v, want %v (%s)", !want, want, d.Reason)
 			}
-			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
-				t.Error("no reason")
+			if (d.Action == Review || d.Action == Skip) && (d.Reason == "" || d.Cause == CauseNone) {
+				t.Errorf("no reason (%q) or no cause (%q)", d.Reason, d.Cause)
 			}
 		})
 	}

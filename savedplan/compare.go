@@ -130,7 +130,7 @@ func (c *Comparer) note(format string, args ...any) {
 
 // Task notes what migrate now decides for a task the plan edits.
 func (c *Comparer) Task(t *migrate.Task) {
-	if c.names[t.Task] && t.Action != string(plan.Migrate) {
+	if c.names[t.Task] && t.Action != plan.Migrate {
 		if _, ok := c.why[t.Task]; !ok {
 			c.why[t.Task] = fmt.Sprintf("%s (%s:%d) %s: %s", t.Task, Rel(c.root, t.File), t.Line, t.Action, t.Reason)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 )
 
 // testPlan writes a small plan document and returns its bytes.
@@ -21,7 +22,7 @@ func testPlan(t testing.TB) []byte {
 	r.Task(&migrate.Task{Task: "acmeCo/t", File: "cat/flow.yaml", Action: "migrate", Changes: []string{"jitter"}})
 	r.Task(&migrate.Task{Task: "acmeCo/u", File: "cat/flow.yaml", Action: "review", Reason: "why"})
 	r.Group([]*migrate.File{{Path: "cat/flow.yaml", Old: []byte("abc"), New: []byte("aXc"), Edits: []finding.TextEdit{{Start: 1, End: 2, NewText: []byte("X")}}, Tasks: []string{"acmeCo/t"}}}, "")
-	if err := w.Close(&migrate.Summary{Actions: map[string]int{"migrate": 1, "review": 1}, Definitions: 2}); err != nil {
+	if err := w.Close(&migrate.Summary{Actions: map[plan.Action]int{plan.Migrate: 1, plan.Review: 1}, Definitions: 2}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

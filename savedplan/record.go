@@ -52,12 +52,12 @@ func Rel(root, path string) string {
 // person; the others are counted in the summary. A migrated task's name
 // joins the task set.
 func (r *Recorder) Task(t *migrate.Task) {
-	if t.Action == string(plan.Migrate) && !r.W.seen[t.Task] {
+	if t.Action == plan.Migrate && !r.W.seen[t.Task] {
 		r.W.seen[t.Task] = true
 		r.W.names = append(r.W.names, t.Task)
 	}
 	switch t.Action {
-	case string(plan.Migrate), string(plan.Review), string(plan.Skip):
+	case plan.Migrate, plan.Review, plan.Skip:
 		c := *t
 		c.File = Rel(r.root, t.File)
 		for i, f := range c.Files {
@@ -117,10 +117,10 @@ type Account struct {
 }
 
 func (a *Account) add(t *migrate.Task) {
-	if t.Action == string(plan.Migrate) {
+	if t.Action == plan.Migrate {
 		a.changes.Add(t)
 	}
-	if t.Action != string(plan.Review) && t.Action != string(plan.Skip) {
+	if t.Action != plan.Review && t.Action != plan.Skip {
 		return
 	}
 	g := a.reasons.Add(t)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -68,7 +69,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 			add("- … and %d more %s (%d %s): `schedtool show PLAN -o json` lists every task", len(gs)-i, report.Plural(len(gs)-i, "reason", "reasons"), n, report.Plural(n, "task", "tasks"))
 			break
 		}
-		head := map[string]string{"review": report.Plural(g.count, "needs review", "need review"), "skip": "skipped"}[g.action]
+		head := map[plan.Action]string{plan.Review: report.Plural(g.count, "needs review", "need review"), plan.Skip: "skipped"}[g.action]
 		add("- **%d %s %s**: %s", g.count, report.Plural(g.count, "task", "tasks"), head, mdText(cut(g.reason, 600)))
 		for _, t := range g.tasks {
 			add("  - `%s` (%s:%d)", mdCode(t.Task), mdText(t.File), t.Line)
@@ -98,21 +99,25 @@ const (
 )
 
 type reasonGroup struct {
-	action, reason string
-	count          int
-	tasks          []*migrate.Task // the first maxTasksPerReason
+	action plan.Action
+	reason string
+	count  int
+	tasks  []*migrate.Task // the first maxTasksPerReason
 }
 
 func summaryLine(p *Plan) string {
-	acts := map[string]int{}
+	acts := map[plan.Action]int{}
 	defs := 0
 	if p.Summary != nil {
 		acts, defs = p.Summary.Actions, p.Summary.Definitions
 	}
 	var parts []string
-	for _, a := range []struct{ key, text string }{{"migrate", "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {"review", "need review"}, {"skip", "skipped"}, {"none", "with nothing to do"}} {
+	for _, a := range []struct {
+		key  plan.Action
+		text string
+	}{{plan.Migrate, "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {plan.Review, "need review"}, {plan.Skip, "skipped"}, {plan.None, "with nothing to do"}} {
 		if n := acts[a.key]; n > 0 {
-			if n == 1 && a.key == "review" {
+			if n == 1 && a.key == plan.Review {
 				a.text = "needs review"
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, a.text))

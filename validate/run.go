@@ -33,7 +33,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	fs := append([]finding.Finding(nil), cat.Problems...)
 	for _, m := range cat.Materializations {
 		fs = append(fs, c.CheckIn(cat, m)...)
-		if c.PacedV1(m) {
+		if c.pacedV1(m) {
 			sum.AddPaced(m.Name)
 		}
 	}
@@ -177,7 +177,7 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 	if rr.Mat != nil {
 		o.task = true
 		o.findings = append(o.findings, c.Check(rr.Mat)...)
-		if c.PacedV1(rr.Mat) {
+		if c.pacedV1(rr.Mat) {
 			o.paced = rr.Mat.Name
 		}
 	}

@@ -146,7 +146,7 @@ func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
 		mo := &migrateOptions{common: o.common}
 		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
 		mg.Options = mo.decisions(set)
-		return rp.Tasks(mg, want, func(t *migrate.Task) { each(t.Task, plan.Action(t.Action), t.Reason) })
+		return rp.Tasks(mg, want, func(t *migrate.Task) { each(t.Task, t.Action, t.Reason) })
 	}
 }
 

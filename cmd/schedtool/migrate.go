@@ -54,12 +54,8 @@ type migrateOptions struct {
 	run      migrate.RunOptions
 }
 
-func newMigrate(c *common) *cobra.Command {
-	o := &migrateOptions{common: c}
-	cmd := &cobra.Command{
-		Use:   "migrate [flags] PATH...",
-		Short: "Move connector schedules into the materialization's syncSchedule",
-		Long: `migrate moves each connector-side schedule into the materialization's
+// migrateLong is migrate's help text.
+const migrateLong = `migrate moves each connector-side schedule into the materialization's
 syncSchedule (run by the V2 runtime) and sets the connector to its off state,
 {syncFrequency: "0s"}. Nothing else changes: edits are made to the original
 bytes (comments, key order, quoting, indentation, CRLF and anchors stay), and
@@ -130,7 +126,14 @@ timezone, shared config files asked for different changes) are listed on
 standard error by reason, each with its count and its first 20 tasks (-o
 json lists them all). V1 tasks are skipped, unless
 --enable-runtime-v2 opts them in: each then also gets
-shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
+shards.flags.enable-runtime-v2: "true", in the same reviewed change.`
+
+func newMigrate(c *common) *cobra.Command {
+	o := &migrateOptions{common: c}
+	cmd := &cobra.Command{
+		Use:   "migrate [flags] PATH...",
+		Short: "Move connector schedules into the materialization's syncSchedule",
+		Long:  migrateLong,
 		Example: `  # What would change
   schedtool migrate fixtures/catalog
 
