@@ -250,13 +250,12 @@ func holding(o *one) string {
 		why, _, _ := strings.Cut(o.d.Reason, ";")
 		return "needs review: " + why
 	case Deferred:
-		// "deferred by --limit N", or "deferred: not in the saved
-		// plan's task set" (apply, for a task added since the plan).
-		why, rest, _ := strings.Cut(o.d.Reason, ": ")
-		if why == "deferred" {
-			why, _, _ = strings.Cut(rest, ":")
-			return "deferred: " + why
+		// "deferred: not in the saved plan's task set" (apply, for a
+		// task added since the plan), or "deferred by --limit N".
+		if o.d.Cause == plan.CauseTaskSet {
+			return o.d.Reason
 		}
+		why, _, _ := strings.Cut(o.d.Reason, ":")
 		return why
 	}
 	return "not migrated (" + string(o.d.Situation) + ")"

@@ -93,7 +93,7 @@ func (w *wave) defers(name string) (plan.Cause, string, bool) {
 		return plan.CauseMigrate, why, true
 	}
 	if w.fixed {
-		return plan.CauseMigrate, "deferred: not in the saved plan's task set", true
+		return plan.CauseTaskSet, "deferred: not in the saved plan's task set", true
 	}
 	return plan.CauseLimit, fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
 }

@@ -73,6 +73,9 @@ const (
 	CauseMigrate Cause = "migrate"
 	// CauseLimit: migrate leaves the task for a later wave of --limit.
 	CauseLimit Cause = "limit"
+	// CauseTaskSet: a saved plan's replay leaves out a task not in the
+	// plan's task set (one added since the plan).
+	CauseTaskSet Cause = "task-set"
 	// Notes on a migration or on nothing to do.
 	CauseMovedToV2 Cause = "moved-to-v2" // UnpacedV1Fix
 	CauseResolved  Cause = "resolved"    // --resolve chose
