@@ -12,7 +12,7 @@ import (
 
 // HoldDB reads the rows of each database input once, in its one
 // snapshot, into an unlinked temp file, which EachDump reads from then
-// on: a command that makes two passes over its inputs (migrate's first
+// on (the input's OpenDB reads the file): a command that makes two passes over its inputs (migrate's first
 // pass for --limit or for --out DIR's case clashes) sees the same rows
 // in both, and the server is read once. release closes the files.
 func HoldDB(inputs []Input) (release func(), err error) {
@@ -24,10 +24,10 @@ func HoldDB(inputs []Input) (release func(), err error) {
 	}
 	for i := range inputs {
 		in := &inputs[i]
-		if in.DB == "" || in.held != nil {
+		if in.DB == "" {
 			continue
 		}
-		if OpenDB == nil {
+		if in.OpenDB == nil {
 			release()
 			return func() {}, noDB(in)
 		}
@@ -37,7 +37,7 @@ func HoldDB(inputs []Input) (release func(), err error) {
 			return func() {}, err
 		}
 		held = append(held, f)
-		in.held = f
+		in.OpenDB = heldRows(f)
 	}
 	return release, nil
 }
@@ -48,7 +48,7 @@ func holdRows(in *Input) (*os.File, error) {
 		return nil, &UsageError{Msg: in.Dump + ": holding its rows: " + err.Error()}
 	}
 	os.Remove(f.Name()) // unlinked: gone with the process, however it ends
-	rc, err := OpenDB(in.DB, in.Select)
+	rc, err := in.OpenDB(in.DB, in.Select)
 	if err == nil {
 		w := bufio.NewWriterSize(f, 256<<10)
 		_, err = io.Copy(w, rc)
@@ -64,13 +64,23 @@ func holdRows(in *Input) (*os.File, error) {
 	return f, nil
 }
 
+// heldRows reads the rows HoldDB held in f, from the start each time.
+func heldRows(f *os.File) func(string, Selector) (io.ReadCloser, error) {
+	return func(string, Selector) (io.ReadCloser, error) {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bufio.NewReaderSize(f, 256<<10)), nil
+	}
+}
+
 // dbError is a failed read of a database input, without its password:
 // what was read of it is incomplete.
 func dbError(in *Input, err error) error {
 	return &UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
 }
 
-// noDB is the error for a database input in a build without OpenDB.
+// noDB is the error for a database input read without an OpenDB.
 func noDB(in *Input) error {
 	return &UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
 }
@@ -84,20 +94,11 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		if in.Dump == "" {
 			continue
 		}
-		if in.held != nil {
-			if _, err := in.held.Seek(0, io.SeekStart); err != nil {
-				return &UsageError{Msg: in.Dump + ": " + err.Error()}
-			}
-			if err := scan(bufio.NewReaderSize(in.held, 256<<10), in.Dump); err != nil {
-				return dbError(&in, err)
-			}
-			continue
-		}
 		if in.DB != "" {
-			if OpenDB == nil {
+			if in.OpenDB == nil {
 				return noDB(&in)
 			}
-			rc, err := OpenDB(in.DB, in.Select)
+			rc, err := in.OpenDB(in.DB, in.Select)
 			if err == nil {
 				err = scan(rc, in.Dump)
 				rc.Close()

@@ -25,13 +25,12 @@ func (e *errAfter) Close() error { return nil }
 // HoldDB reads a database once: every later pass of EachDump reads the
 // same rows (one snapshot), though the database would give others.
 func TestHoldDBReadsOnce(t *testing.T) {
-	defer func(f func(string, Selector) (io.ReadCloser, error)) { OpenDB = f }(OpenDB)
 	opened := 0
-	OpenDB = func(string, Selector) (io.ReadCloser, error) {
+	open := func(string, Selector) (io.ReadCloser, error) {
 		opened++
 		return io.NopCloser(strings.NewReader(strings.Repeat("row of read ", opened) + "\n")), nil
 	}
-	inputs := []Input{{Arg: "postgres://h/db", Dump: "postgres://h/db", DB: "postgres://h/db"}}
+	inputs := []Input{{Arg: "postgres://h/db", Dump: "postgres://h/db", DB: "postgres://h/db", OpenDB: open}}
 	release, err := HoldDB(inputs)
 	if err != nil {
 		t.Fatal(err)
@@ -61,17 +60,19 @@ func TestHoldDBReadsOnce(t *testing.T) {
 // A read that fails part way is an incomplete input, its secret
 // scrubbed; nothing is held.
 func TestHoldDBFailure(t *testing.T) {
-	defer func(f func(string, Selector) (io.ReadCloser, error)) { OpenDB = f }(OpenDB)
-	OpenDB = func(string, Selector) (io.ReadCloser, error) {
+	opened := 0
+	open := func(string, Selector) (io.ReadCloser, error) {
+		opened++
 		return &errAfter{strings.NewReader("{}\n"), errors.New("connection lost after 1 row (password hunter22)")}, nil
 	}
-	inputs := []Input{{Dump: "postgres://u@h/db", DB: "postgres://u:hunter22@h/db"}}
+	inputs := []Input{{Dump: "postgres://u@h/db", DB: "postgres://u:hunter22@h/db", OpenDB: open}}
 	_, err := HoldDB(inputs)
 	var ue *UsageError
 	if !errors.As(err, &ue) || !ue.Incomplete || !strings.Contains(ue.Msg, "connection lost") || strings.Contains(ue.Msg, "hunter22") {
 		t.Fatalf("err %v, want an incomplete input without the password", err)
 	}
-	if inputs[0].held != nil {
-		t.Error("a failed read is held")
+	EachDump(inputs, func(io.Reader, string) error { return nil })
+	if opened != 2 {
+		t.Error("a failed read is held: the database was not read again")
 	}
 }

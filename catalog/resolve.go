@@ -49,6 +49,10 @@ type Options struct {
 	// Load reads, before it is read (from several goroutines at once):
 	// the command's outputs are refused when one of them is an input.
 	Reading func(path string)
+	// OpenDB, when set, reads a database PATH (a libpq URL) as a stream
+	// of dump rows with sel pushed down (pgsource.Open, which
+	// cmd/schedtool wires in); without it a database PATH cannot be read.
+	OpenDB func(url string, sel Selector) (io.ReadCloser, error)
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
@@ -90,8 +94,9 @@ type Input struct {
 	// Raw is set when Dump is flowctl raw get output (a JSON array of
 	// rows) rather than one row a line.
 	Raw bool
-	// held holds a database input's rows once read (HoldDB).
-	held *os.File
+	// OpenDB reads DB (Options.OpenDB; once HoldDB has read the rows,
+	// the file it holds them in).
+	OpenDB func(url string, sel Selector) (io.ReadCloser, error)
 }
 
 // Resolve turns command-line PATHs into inputs. An unreadable PATH, or
@@ -103,7 +108,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 	var out []Input
 	for _, arg := range args {
 		if IsDBURL(arg) {
-			in := Input{Arg: RedactURL(arg), Root: ".", RootWhy: "the working directory", Dump: RedactURL(arg), DB: arg}
+			in := Input{Arg: RedactURL(arg), Root: ".", RootWhy: "the working directory", Dump: RedactURL(arg), DB: arg, OpenDB: opts.OpenDB}
 			if opts.Select != nil {
 				in.Select = opts.Select.Selector
 			}

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"io"
 	"net/url"
 	"strings"
 )
@@ -12,14 +11,6 @@ func IsDBURL(p string) bool {
 	l := strings.ToLower(p)
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
 }
-
-// OpenDB opens a database PATH (a libpq URL) as a stream of dump rows,
-// one JSON object a line, with the selector pushed into its query. Rows
-// stream: the reader's error, if any, is the server's (or the
-// connection's) message, never the password. It is set by the package
-// that reads the database (catalog/pgsource), so that this package and
-// everything that only reads files stay free of a database driver.
-var OpenDB func(url string, sel Selector) (io.ReadCloser, error)
 
 // libpqURL is a libpq URL cut where its passwords stand: the user
 // information ends at the last '@' before the query (a password may hold

@@ -12,9 +12,10 @@
 // at the speed the client takes them, and memory stays bounded all the
 // same, since the server waits on the socket while the client is busy.
 //
-// Importing the package makes catalog.OpenDB read PostgreSQL URLs. It is
-// the only package that imports a database driver (pgx: the wire
-// protocol and libpq's URL, PGPASSWORD and ~/.pgpass rules in pure Go).
+// Open reads PostgreSQL URLs: cmd/schedtool sets catalog.Options.OpenDB
+// to it. The package is the only one that imports a database driver
+// (pgx: the wire protocol and libpq's URL, PGPASSWORD and ~/.pgpass rules
+// in pure Go).
 package pgsource
 
 import (
@@ -37,8 +38,6 @@ import (
 	"github.com/estuary/schedtool/internal/jsonstr"
 	"github.com/estuary/schedtool/internal/words"
 )
-
-func init() { catalog.OpenDB = Open }
 
 // maxSpare bounds the buffer kept for rows larger than the writer's.
 const maxSpare = 4 << 20

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/internal/suggest"
@@ -166,6 +167,7 @@ func (c *common) loadOptions() catalog.Options {
 	o.Select = c.selection
 	o.DBTimeout = c.dbTimeout
 	o.DBRows = &c.dbRows
+	o.OpenDB = pgsource.Open // postgres:// PATHs
 	if c.project != nil {
 		o.Exclude = c.project.Excluder()
 	}
