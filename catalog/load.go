@@ -34,9 +34,6 @@ type Catalog struct {
 	// Unparsed are the catalog sources (walked, named or imported) that
 	// could not be read or parsed: they might use any config file.
 	Unparsed []Unparsed
-	// Holders are, by config path, the users of the file that this run
-	// does not migrate with the others (see Users); set by migrate.
-	Holders map[string][]Holder
 	// Duplicated are the names defined more than once within one
 	// catalog (what Flow builds at once: catalogs.go): none of their
 	// definitions is in Materializations, and each has a problem naming

@@ -31,6 +31,11 @@ type Migrator struct {
 	// project file's decisions, per name or prefix); nil: Planner's.
 	Options func(name string) plan.Options
 
+	// Holders are, by config path, the users of each file that the run
+	// does not migrate with the others (catalog.Users): a file one holds
+	// is not changed. Run finds them itself; a caller of Catalog gives them.
+	Holders map[string][]catalog.Holder
+
 	verified verifyCache
 	wave     *wave // the tasks this run migrates under --limit; nil: all
 }
@@ -168,7 +173,7 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 // shared holds back every config file that a user of it does not get
 // the same change as the others, in this run (docs/behaviour.md §7): the users of a
 // file are every task under the root that references it, and one that
-// this run leaves out (cat.Holders: another PATH, a selector, a source
+// this run leaves out (mg.Holders: another PATH, a selector, a source
 // that cannot be parsed, a refused reference, a capture) or does not
 // migrate alike (V1, review, deferred, another change) would be left
 // without pacing once the file is zeroed. Every task of such a file that
@@ -205,7 +210,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 			continue
 		}
 		var hold []string
-		for _, h := range cat.Holders[path] {
+		for _, h := range mg.Holders[path] {
 			hold = append(hold, h.String())
 		}
 		for _, o := range users {

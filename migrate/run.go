@@ -215,7 +215,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.several = cat.Several
 		// Every user of each config file, from the whole root, once.
 		var notes []string
-		cat.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
+		r.mg.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
 		for _, n := range notes {
 			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
 		}

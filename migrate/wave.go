@@ -112,7 +112,7 @@ func deferDecision(d *plan.Decision, cause plan.Cause, reason string) {
 
 // catalogCandidates are the tasks of a catalog that would migrate, with
 // the groups that share a config file. plan has already held back every
-// file with a user outside the run (cat.Holders: the users come from the
+// file with a user outside the run (mg.Holders: the users come from the
 // whole root), so a group here holds every user of its files: the wave
 // takes or defers it as one, never part of it.
 func (mg *Migrator) catalogCandidates(cat *catalog.Catalog) []candidate {

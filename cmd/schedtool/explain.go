@@ -430,8 +430,8 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 	}
 	opts.Select = nil
 	cat := catalog.Load(sources, opts) // its own: migrate's edits leave explain's as read
-	cat.Holders, _ = catalog.Users(sources, cat, opts)
-	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry}
+	holders, _ := catalog.Users(sources, cat, opts)
+	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry, Holders: holders}
 	res := mg.Catalog(cat)
 	out := map[*catalog.Materialization]migrate.Task{}
 	for _, t := range res.Tasks {
