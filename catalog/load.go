@@ -81,12 +81,12 @@ type ConfigFile struct {
 }
 
 type loader struct {
-	opts    Options
-	cat     *Catalog
-	loaded  map[any]bool // by fileKey: identity, so a file reached by two paths is read once
-	visitng map[any]bool
-	configs map[any]string // config files by fileKey, to the path they are known by
-	graph   importGraph    // which source imports which (catalogs.go)
+	opts     Options
+	cat      *Catalog
+	loaded   map[any]bool // by fileKey: identity, so a file reached by two paths is read once
+	visiting map[any]bool
+	configs  map[any]string // config files by fileKey, to the path they are known by
+	graph    importGraph    // which source imports which (catalogs.go)
 	// excludedSrc are the sources with an excluded task, excludedName
 	// the names excluded.
 	excludedSrc, excludedName map[string]bool
@@ -102,7 +102,7 @@ func Load(inputs []Input, opts Options) *Catalog {
 		opts.Limits.Expanded = new(int) // alias expansion is held to the limit over every file
 	}
 	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
-		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}, graph: newImportGraph()}
+		loaded: map[any]bool{}, visiting: map[any]bool{}, configs: map[any]string{}, graph: newImportGraph()}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
 			// Named on the command line or found by walking, a source
@@ -294,7 +294,7 @@ func (l *loader) syntaxProblem(file string, src []byte, err error) {
 // import chain to it, for cycle messages; ref the import's node.
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	key := fileKey(path)
-	if l.visitng[key] {
+	if l.visiting[key] {
 		l.problemAt(ref, "import cycle: "+cycleText(chain, path, l.show.Display))
 		return
 	}
@@ -352,8 +352,8 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		l.unparsed(path, "is not a catalog source (it holds "+article(root.Kind)+")", src)
 		return
 	}
-	l.visitng[key] = true
-	defer delete(l.visitng, key)
+	l.visiting[key] = true
+	defer delete(l.visiting, key)
 	if imp := root.Get("import"); imp != nil {
 		l.imports(in, path, imp, append(chain, path))
 	}
