@@ -48,7 +48,7 @@ func containRef(in Input, from, rel, what string) (string, string) {
 	if real, outside, err := outsideRoot(in.Root, p); outside {
 		return p, fmt.Sprintf("%s %q resolves through a symlink to %s, outside the root directory %s (%s; --root DIR sets it)", what, rel, real, in.Root, in.RootWhy)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return p, fmt.Sprintf("%s %q: %s", what, rel, describeErr(err))
+		return p, fmt.Sprintf("%s %q: %s", what, rel, Describe(err))
 	}
 	return p, ""
 }

@@ -130,7 +130,7 @@ func EachDump(inputs []Input, scan func(r io.Reader, name string) error) error {
 		name := paths.Display(in.Dump)
 		f, _, err := OpenRegular(in.Dump)
 		if err != nil {
-			return &UsageError{Msg: name + ": " + describeErr(err)}
+			return &UsageError{Msg: name + ": " + Describe(err)}
 		}
 		seen := &textSeen{r: rows(f)}
 		err = scan(seen, name)

@@ -233,7 +233,7 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 		if errors.As(err, &nr) && nr.Mode.IsDir() {
 			return nil, errors.New("is a directory")
 		}
-		return nil, errors.New(describeErr(err))
+		return nil, errors.New(Describe(err))
 	}
 	return b, nil
 }

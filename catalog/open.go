@@ -79,10 +79,6 @@ func outsideRoot(root, p string) (real string, outside bool, err error) {
 	return real, !within(rootReal, real), nil
 }
 
-// Describe says what went wrong with a file in a few words, without
-// repeating its path.
-func Describe(err error) string { return describeErr(err) }
-
 // textSeen notes whether anything but whitespace went through a reader:
 // a dump with no rows at all is an error, not zero tasks.
 type textSeen struct {

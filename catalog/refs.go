@@ -77,7 +77,7 @@ func walkTree(in Input, dir string, skip func(string, fs.DirEntry) bool) []TreeF
 		p = filepath.Clean(p)
 		if err != nil {
 			if p != dir || d != nil {
-				out = append(out, TreeFile{Path: p, Root: in.Root, Refused: "cannot be read: " + describeErr(err)})
+				out = append(out, TreeFile{Path: p, Root: in.Root, Refused: "cannot be read: " + Describe(err)})
 			}
 			return nil
 		}
@@ -96,7 +96,7 @@ func walkTree(in Input, dir string, skip func(string, fs.DirEntry) bool) []TreeF
 		case err != nil && d.Type()&fs.ModeSymlink != 0 && errors.Is(err, fs.ErrNotExist):
 			f.Left = "a symlink to nothing"
 		case err != nil:
-			f.Refused = "cannot be read: " + describeErr(err)
+			f.Refused = "cannot be read: " + Describe(err)
 		case st.IsDir():
 			f.Left = "a symlink to a directory, not copied as one (the catalog files read through it are copied at their paths)"
 		case !st.Mode().IsRegular():
@@ -298,7 +298,7 @@ func (c *refCollector) name(in Input, n *tree.Node, config bool, what string) st
 	case errors.Is(err, fs.ErrNotExist):
 		return "" // the build says so, on the copy as on the original
 	case err != nil:
-		c.add(TreeFile{Path: p, Root: in.Root, Refused: "cannot be read: " + describeErr(err), By: by})
+		c.add(TreeFile{Path: p, Root: in.Root, Refused: "cannot be read: " + Describe(err), By: by})
 		return ""
 	case !st.Mode().IsRegular():
 		c.add(TreeFile{Path: p, Root: in.Root, Left: (&NotRegularError{Mode: st.Mode()}).Error(), By: by})

@@ -162,7 +162,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 			// are found: by name or by content, links followed.
 			found, other, err := walkSources(in.Dir, in.Root, false, opts, nil)
 			if err != nil {
-				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
+				return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, Describe(err))}
 			}
 			for _, f := range found {
 				in.Sources = append(in.Sources, f.path)
@@ -179,7 +179,7 @@ func Resolve(args []string, opts Options) ([]Input, error) {
 		}
 		f, _, err := OpenRegular(arg)
 		if err != nil {
-			return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, describeErr(err))}
+			return nil, &UsageError{Msg: fmt.Sprintf("%s: %s", arg, Describe(err))}
 		}
 		// The content tells flowctl raw get output (a JSON array) from a
 		// source; only a regular file is read ahead (reading a pipe would
@@ -235,7 +235,9 @@ func notInput(arg string, in Input, b []byte, opts Options) error {
 	return &UsageError{Msg: fmt.Sprintf("%s: %s; %s", arg, what, notInputText)}
 }
 
-func describeErr(err error) string {
+// Describe says what went wrong with a file in a few words, without
+// repeating its path.
+func Describe(err error) string {
 	switch {
 	case errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
 		return "a symlink loop (too many levels of symbolic links)"
@@ -288,7 +290,7 @@ func setRoot(in *Input, dir, root string) error {
 	if root != "" {
 		st, err := os.Stat(root)
 		if err != nil {
-			return &UsageError{Msg: fmt.Sprintf("--root %s: %s", root, describeErr(err))}
+			return &UsageError{Msg: fmt.Sprintf("--root %s: %s", root, Describe(err))}
 		}
 		if !st.IsDir() {
 			return &UsageError{Msg: fmt.Sprintf("--root %s: not a directory", root)}

@@ -121,15 +121,15 @@ func Scrub(msg string, secrets ...string) string {
 // string, a URL with another scheme) is named without its password.
 func missingPath(arg string, err error) string {
 	if strings.Contains(arg, "://") {
-		return RedactURL(arg) + ": " + describeErr(err)
+		return RedactURL(arg) + ": " + Describe(err)
 	}
 	if redacted, ok := redactNearURL(arg); ok {
-		return redacted + ": " + describeErr(err) + "; a database is given as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
+		return redacted + ": " + Describe(err) + "; a database is given as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
 	}
 	if redacted, ok := redactConninfo(arg); ok {
-		return redacted + ": " + describeErr(err) + "; a libpq keyword/value connection string is not a PATH: give the database as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
+		return redacted + ": " + Describe(err) + "; a libpq keyword/value connection string is not a PATH: give the database as a URL, postgres://USER@HOST:PORT/DBNAME (the password from PGPASSWORD or ~/.pgpass)"
 	}
-	return arg + ": " + describeErr(err)
+	return arg + ": " + Describe(err)
 }
 
 // redactNearURL masks the password of a PATH that only resembles a URL:

@@ -112,7 +112,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		if err != nil {
 			// A root that cannot be searched whole may hide any user.
 			for _, p := range ids {
-				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + describeErr(err)})
+				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + Describe(err)})
 			}
 			continue
 		}
