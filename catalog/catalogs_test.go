@@ -13,7 +13,7 @@ import (
 // (Several); an import cycle nothing outside imports is one catalog, and
 // one a source outside imports belongs to that source's catalog.
 func TestCatalogs(t *testing.T) {
-	task := usersSource("acmeCo/t", "{}")
+	task := "materializations:\n  acmeCo/t:\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: {}\n    bindings: []\n"
 	for _, tc := range []struct {
 		name    string
 		files   map[string]string
