@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/estuary/schedtool/catalog/tree"
 )
 
 // encode16 is s in UTF-16 with a byte order mark.
@@ -72,7 +74,7 @@ func TestDecodeText(t *testing.T) {
 // the same line and column.
 func TestUTF16SourcePositions(t *testing.T) {
 	src := "materializations:\n  acmeCo/é:\n    endpoint: {connector: {image: x, config: {syncSchedule: {syncFrequency: \"2h\"}}}}\n"
-	d8, err := ParseSource("f", []byte(src), DefaultOptions().Limits)
+	d8, err := ParseSource("f", []byte(src), tree.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestUTF16SourcePositions(t *testing.T) {
 	if terr != nil || enc != UTF16BE {
 		t.Fatal(terr, enc)
 	}
-	d16, err := ParseSource("f", text, DefaultOptions().Limits)
+	d16, err := ParseSource("f", text, tree.DefaultLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
