@@ -100,7 +100,7 @@ func TestManyKeysLinear(t *testing.T) {
 	}
 }
 
-// Parse parses src as format (for the tests).
+// parseFormat parses src as format (for the tests).
 func parseFormat(format string, src []byte) (*Doc, error) {
 	if format == "json" {
 		return ParseJSON("f", src, DefaultLimits)
