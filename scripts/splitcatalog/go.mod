@@ -1,0 +1,3 @@
+module splitcatalog
+
+go 1.25.0
