@@ -143,6 +143,7 @@ var renames = map[string]string{
 	"tooLargeError": "TooLargeError",
 	"within":        "Within",
 	"walkSources":   "WalkSources",
+	"found":         "Found",      // what WalkSources returns
 	"TestUnder":     "TestWithin", // internal/paths has its own TestUnder
 }
 
