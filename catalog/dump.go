@@ -184,28 +184,13 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 	if rowsPer <= 0 {
 		rowsPer = batchRows
 	}
-	type result struct {
-		seq int
-		out []T
-	}
 	marked := marksLines(r)
-	// The pool of blocks: each is in free, read into by the reader, or
-	// shared by batches in flight. A buffer grown past blockSize for a
-	// long line is not the pool's (its block goes back when it grows).
-	free := make(chan []byte, 2*workers+2)
-	for i := 0; i < cap(free); i++ {
-		free <- make([]byte, 0, blockSize)
-	}
-	release := func(bl *block) {
-		if bl != nil && bl.refs.Add(-1) == 0 {
-			free <- bl.buf[:0]
-		}
-	}
+	pool := newBlockPool(2*workers + 2)
 	// A token per batch sent and not yet emitted: the results waiting in
 	// the reorder buffer for a slow earlier batch are bounded by it.
 	tokens := make(chan struct{}, maxInFlight(workers))
 	jobs := make(chan *batch, workers)
-	results := make(chan result, workers)
+	results := make(chan scanResult[T], workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -213,165 +198,96 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			defer wg.Done()
 			wk := &Worker{file: file, opts: opts, skip: rowSkip(opts.ConfigKeys, opts.Lean), arena: tree.NewArena()}
 			wk.opts.MaxRowSize = maxRow
-			rows := 0 // the last batch's, to size the next one's results
-			for b := range jobs {
-				out := make([]T, 0, rows+rows/8+1)
-				if b.tooLong {
-					wk.lines = wk.lines[:0]
-					out = append(out, process(wk, b.first, nil))
-				}
-				line := b.first
-				for rest := b.buf; len(rest) > 0; line++ {
-					row := rest
-					if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-						row, rest = rest[:i], rest[i+1:]
-					} else {
-						rest = nil
-					}
-					row = bytes.TrimSuffix(row, []byte("\r"))
-					at := line
-					if marked {
-						var up int
-						row, up = wk.unmark(row)
-						at -= up
-					}
-					out = append(out, process(wk, at, row))
-				}
-				rows = len(out)
-				release(b.blk)
-				results <- result{b.seq, out}
-			}
+			work(wk, jobs, results, pool, marked, process)
 		}()
 	}
 	var readErr error
+	cut := &batcher{pool: pool, tokens: tokens, jobs: jobs, opts: &opts, rowsPer: rowsPer, line: 1}
 	go func() {
 		defer close(jobs)
-		seq, line := 0, 1
-		post := func(b *batch) {
-			tokens <- struct{}{}
-			if opts.inFlight != nil {
-				opts.inFlight(len(tokens))
-			}
-			b.seq, b.first = seq, line
-			seq++
-			if opts.Progress != nil {
-				opts.Progress.Add(int64(len(b.buf)))
-			}
-			jobs <- b
-		}
-		// send sends whole lines (or a dropped long line) as batches of
-		// at most rowsPer rows.
-		send := func(b *batch) {
-			if b.tooLong {
-				post(b)
-				line++
-				return
-			}
-			var bl *block
-			if cap(b.buf) == blockSize {
-				bl = &block{buf: b.buf}
-				bl.refs.Store(1) // the reader's, while it cuts
-			}
-			for rest := b.buf; len(rest) > 0; {
-				end, n := 0, 0
-				for n < rowsPer {
-					i := bytes.IndexByte(rest[end:], '\n')
-					if i < 0 {
-						end = len(rest)
-						break
-					}
-					end += i + 1
-					n++
-				}
-				if bl != nil {
-					bl.refs.Add(1)
-				}
-				post(&batch{buf: rest[:end:end], blk: bl})
-				line += n
-				rest = rest[end:]
-			}
-			release(bl)
-		}
-		// take copies data into a block of the pool, or into a buffer of
-		// its own when it does not fit.
-		take := func(data []byte) []byte {
-			b := <-free
-			if len(data) > cap(b) {
-				free <- b
-				return append([]byte(nil), data...)
-			}
-			return append(b[:0], data...)
-		}
-		pending := <-free
-		discarding := false // inside a line longer than the limit
-		for eof := false; !eof; {
-			if len(pending) == cap(pending) {
-				grown := make([]byte, len(pending), 2*cap(pending))
-				copy(grown, pending)
-				if cap(pending) == blockSize {
-					free <- pending[:0]
-				}
-				pending = grown
-			}
-			n, err := r.Read(pending[len(pending):cap(pending)])
-			pending = pending[:len(pending)+n]
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					readErr = err
-				}
-				eof = true
-			}
-			if discarding {
-				i := bytes.IndexByte(pending, '\n')
-				if i < 0 {
-					pending = pending[:0]
-					continue
-				}
-				send(&batch{tooLong: true})
-				discarding = false
-				pending = append(pending[:0], pending[i+1:]...)
-			}
-			last := bytes.LastIndexByte(pending, '\n')
-			if last < 0 && !eof {
-				if len(pending) > maxRow {
-					discarding, pending = true, pending[:0]
-				}
-				continue
-			}
-			if eof {
-				last = len(pending) - 1
-			}
-			if last < 0 {
-				break
-			}
-			// A line over the limit inside the block is cut out here.
-			if over := longLine(pending[:last+1], maxRow); over >= 0 {
-				end := over + bytes.IndexByte(pending[over:], '\n') + 1
-				if end <= over {
-					end = last + 1
-				}
-				if over > 0 {
-					send(&batch{buf: take(pending[:over])})
-				}
-				send(&batch{tooLong: true})
-				pending = append(pending[:0], pending[end:]...)
-				if !eof {
-					continue
-				}
-				last = len(pending) - 1
-				if last < 0 {
-					break
-				}
-			}
-			next := take(pending[last+1:])
-			send(&batch{buf: pending[:last+1]})
-			pending = next
-		}
-		if cap(pending) == blockSize {
-			free <- pending[:0]
-		}
+		readErr = cut.read(r, maxRow)
 	}()
 	go func() { wg.Wait(); close(results) }()
+	emitInOrder(results, tokens, emit)
+	return readErr
+}
+
+// scanResult is what process made of one batch's rows.
+type scanResult[T any] struct {
+	seq int
+	out []T
+}
+
+// blockPool is ScanDumpRaw's pool of blocks: each is in free, read into
+// by the reader, or shared by batches in flight. A buffer grown past
+// blockSize for a long line is not the pool's (its block goes back when
+// it grows).
+type blockPool struct{ free chan []byte }
+
+func newBlockPool(n int) *blockPool {
+	p := &blockPool{free: make(chan []byte, n)}
+	for i := 0; i < n; i++ {
+		p.free <- make([]byte, 0, blockSize)
+	}
+	return p
+}
+
+// release gives a block back to the pool once no batch shares it.
+func (p *blockPool) release(bl *block) {
+	if bl != nil && bl.refs.Add(-1) == 0 {
+		p.free <- bl.buf[:0]
+	}
+}
+
+// take copies data into a block of the pool, or into a buffer of its
+// own when it does not fit.
+func (p *blockPool) take(data []byte) []byte {
+	b := <-p.free
+	if len(data) > cap(b) {
+		p.free <- b
+		return append([]byte(nil), data...)
+	}
+	return append(b[:0], data...)
+}
+
+// work is one worker of ScanDumpRaw: each row of a batch, without its
+// line ending (and its line marks, when marked), goes to process; the
+// batch's results go out under its sequence number.
+func work[T any](wk *Worker, jobs <-chan *batch, results chan<- scanResult[T], pool *blockPool, marked bool, process func(w *Worker, line int, row []byte) T) {
+	rows := 0 // the last batch's, to size the next one's results
+	for b := range jobs {
+		out := make([]T, 0, rows+rows/8+1)
+		if b.tooLong {
+			wk.lines = wk.lines[:0]
+			out = append(out, process(wk, b.first, nil))
+		}
+		line := b.first
+		for rest := b.buf; len(rest) > 0; line++ {
+			row := rest
+			if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+				row, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = nil
+			}
+			row = bytes.TrimSuffix(row, []byte("\r"))
+			at := line
+			if marked {
+				var up int
+				row, up = wk.unmark(row)
+				at -= up
+			}
+			out = append(out, process(wk, at, row))
+		}
+		rows = len(out)
+		pool.release(b.blk)
+		results <- scanResult[T]{b.seq, out}
+	}
+}
+
+// emitInOrder emits the batches' results in the order of their
+// sequence numbers, holding those that come early, and gives a batch's
+// token back once it is emitted.
+func emitInOrder[T any](results <-chan scanResult[T], tokens <-chan struct{}, emit func(T)) {
 	pending := map[int][]T{}
 	next := 0
 	for res := range results {
@@ -388,6 +304,140 @@ func ScanDumpRaw[T any](r io.Reader, file string, opts DumpOptions, process func
 			<-tokens
 			next++
 		}
+	}
+}
+
+// batcher is ScanDumpRaw's reader: it cuts what it reads into batches of
+// whole lines, numbered in order, each sent with a token.
+type batcher struct {
+	pool      *blockPool
+	tokens    chan struct{}
+	jobs      chan<- *batch
+	opts      *DumpOptions
+	rowsPer   int
+	seq, line int
+}
+
+// post sends one batch.
+func (c *batcher) post(b *batch) {
+	c.tokens <- struct{}{}
+	if c.opts.inFlight != nil {
+		c.opts.inFlight(len(c.tokens))
+	}
+	b.seq, b.first = c.seq, c.line
+	c.seq++
+	if c.opts.Progress != nil {
+		c.opts.Progress.Add(int64(len(b.buf)))
+	}
+	c.jobs <- b
+}
+
+// send sends whole lines (or a dropped long line) as batches of at most
+// rowsPer rows.
+func (c *batcher) send(b *batch) {
+	if b.tooLong {
+		c.post(b)
+		c.line++
+		return
+	}
+	var bl *block
+	if cap(b.buf) == blockSize {
+		bl = &block{buf: b.buf}
+		bl.refs.Store(1) // the reader's, while it cuts
+	}
+	for rest := b.buf; len(rest) > 0; {
+		end, n := 0, 0
+		for n < c.rowsPer {
+			i := bytes.IndexByte(rest[end:], '\n')
+			if i < 0 {
+				end = len(rest)
+				break
+			}
+			end += i + 1
+			n++
+		}
+		if bl != nil {
+			bl.refs.Add(1)
+		}
+		c.post(&batch{buf: rest[:end:end], blk: bl})
+		c.line += n
+		rest = rest[end:]
+	}
+	c.pool.release(bl)
+}
+
+// read reads r to its end into blocks and sends their whole lines; a
+// line longer than maxRow is dropped, sent as a batch that says so. It
+// returns r's error (its end is none).
+func (c *batcher) read(r io.Reader, maxRow int) (readErr error) {
+	free := c.pool.free
+	pending := <-free
+	discarding := false // inside a line longer than the limit
+	for eof := false; !eof; {
+		if len(pending) == cap(pending) {
+			grown := make([]byte, len(pending), 2*cap(pending))
+			copy(grown, pending)
+			if cap(pending) == blockSize {
+				free <- pending[:0]
+			}
+			pending = grown
+		}
+		n, err := r.Read(pending[len(pending):cap(pending)])
+		pending = pending[:len(pending)+n]
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
+			eof = true
+		}
+		if discarding {
+			i := bytes.IndexByte(pending, '\n')
+			if i < 0 {
+				pending = pending[:0]
+				continue
+			}
+			c.send(&batch{tooLong: true})
+			discarding = false
+			pending = append(pending[:0], pending[i+1:]...)
+		}
+		last := bytes.LastIndexByte(pending, '\n')
+		if last < 0 && !eof {
+			if len(pending) > maxRow {
+				discarding, pending = true, pending[:0]
+			}
+			continue
+		}
+		if eof {
+			last = len(pending) - 1
+		}
+		if last < 0 {
+			break
+		}
+		// A line over the limit inside the block is cut out here.
+		if over := longLine(pending[:last+1], maxRow); over >= 0 {
+			end := over + bytes.IndexByte(pending[over:], '\n') + 1
+			if end <= over {
+				end = last + 1
+			}
+			if over > 0 {
+				c.send(&batch{buf: c.pool.take(pending[:over])})
+			}
+			c.send(&batch{tooLong: true})
+			pending = append(pending[:0], pending[end:]...)
+			if !eof {
+				continue
+			}
+			last = len(pending) - 1
+			if last < 0 {
+				break
+			}
+		}
+		next := c.pool.take(pending[last+1:])
+		c.send(&batch{buf: pending[:last+1]})
+		pending = next
+	}
+	if cap(pending) == blockSize {
+		free <- pending[:0]
 	}
 	return readErr
 }
