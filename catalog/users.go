@@ -87,52 +87,10 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 	for _, f := range cat.Files {
 		read[fileKey(f)] = true
 	}
-	var walked []Input
-	var outside []Unparsed // sources under a root that resolve outside it
-	roots := map[any]bool{}
 	// A run over whole roots with no selector has read every source
 	// already: its own catalog is the whole one.
-	covered := opts.Select == nil && opts.Exclude == nil
-	dirs := map[any]bool{}
-	for _, in := range inputs {
-		if in.Dir != "" {
-			dirs[fileKey(in.Dir)] = true
-		}
-	}
-	for _, in := range inputs {
-		if in.Stdin != nil || in.Root == "" || len(in.Sources) == 0 {
-			continue
-		}
-		rk := fileKey(in.Root)
-		if roots[rk] {
-			continue
-		}
-		roots[rk] = true
-		found, extra, as, err := userSources(in.Root, ids, read, opts)
-		if err != nil {
-			// A root that cannot be searched whole may hide any user.
-			for _, p := range ids {
-				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + Describe(err)})
-			}
-			continue
-		}
-		w := Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
-		for _, src := range found {
-			// Containment first: a source that resolves outside the
-			// root is never read, so what it holds is unknown: it might
-			// use any config file (Flow reads it through the symlink).
-			if msg := escapesRoot(w, src); msg == "" {
-				w.Sources = append(w.Sources, src)
-			} else {
-				outside = append(outside, Unparsed{File: src, Why: "is not read: " + msg})
-			}
-		}
-		walked = append(walked, w)
-		covered = covered && dirs[rk] && !extra
-		for id, a := range as {
-			names[id] = append(names[id], a...)
-		}
-	}
+	walked, outside, whole := walkRoots(inputs, ids, read, opts, names, add)
+	covered := opts.Select == nil && opts.Exclude == nil && whole
 	full := cat
 	if !covered {
 		all := opts
@@ -178,7 +136,72 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 		}
 		add(p, h)
 	}
-	for _, u := range append(full.Unparsed, outside...) {
+	notes = unparsedHolders(append(full.Unparsed, outside...), ids, names, add)
+	for p := range holders {
+		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].String() < holders[p][j].String() })
+	}
+	sort.Strings(notes)
+	return holders, notes
+}
+
+// walkRoots walks the root of each input once for the sources that may
+// use the config files ids holds (userSources), adding the other names
+// it finds them by to names: the sources inside as inputs to load, those
+// that resolve outside a root as unparsed. whole says that each root is
+// a directory given as a PATH and holds no source the run did not read.
+// A root that cannot be searched holds every file.
+func walkRoots(inputs []Input, ids map[FileID]string, read map[any]bool, opts Options, names map[FileID][]string, add func(string, Holder)) (walked []Input, outside []Unparsed, whole bool) {
+	roots := map[any]bool{}
+	whole = true
+	dirs := map[any]bool{}
+	for _, in := range inputs {
+		if in.Dir != "" {
+			dirs[fileKey(in.Dir)] = true
+		}
+	}
+	for _, in := range inputs {
+		if in.Stdin != nil || in.Root == "" || len(in.Sources) == 0 {
+			continue
+		}
+		rk := fileKey(in.Root)
+		if roots[rk] {
+			continue
+		}
+		roots[rk] = true
+		found, extra, as, err := userSources(in.Root, ids, read, opts)
+		if err != nil {
+			// A root that cannot be searched whole may hide any user.
+			for _, p := range ids {
+				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + Describe(err)})
+			}
+			continue
+		}
+		w := Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
+		for _, src := range found {
+			// Containment first: a source that resolves outside the
+			// root is never read, so what it holds is unknown: it might
+			// use any config file (Flow reads it through the symlink).
+			if msg := escapesRoot(w, src); msg == "" {
+				w.Sources = append(w.Sources, src)
+			} else {
+				outside = append(outside, Unparsed{File: src, Why: "is not read: " + msg})
+			}
+		}
+		walked = append(walked, w)
+		whole = whole && dirs[rk] && !extra
+		for id, a := range as {
+			names[id] = append(names[id], a...)
+		}
+	}
+	return walked, outside, whole
+}
+
+// unparsedHolders holds back, for each source that cannot be read or
+// parsed (or is not read), every config file it might use: each one
+// whose name its text holds, or all of them when it cannot be read at
+// all. A note a source says so.
+func unparsedHolders(unparsed []Unparsed, ids map[FileID]string, names map[FileID][]string, add func(string, Holder)) (notes []string) {
+	for _, u := range unparsed {
 		var held []string
 		if u.Src == nil {
 			for _, p := range ids {
@@ -202,11 +225,7 @@ func Users(inputs []Input, cat *Catalog, opts Options) (holders map[string][]Hol
 			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", paths.Display(u.File), u.Why, strings.Join(held, ", ")))
 		}
 	}
-	for p := range holders {
-		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].String() < holders[p][j].String() })
-	}
-	sort.Strings(notes)
-	return holders, notes
+	return notes
 }
 
 // Unescape decodes the escapes a YAML or JSON string may spell a name
