@@ -16,6 +16,7 @@ type Replay struct {
 	load    catalog.Options
 	sources []catalog.Input
 	cat     *catalog.Catalog
+	holders map[string][]catalog.Holder // every user of each config file
 }
 
 // NewReplay prepares the replays of the inputs.
@@ -42,8 +43,9 @@ func (rp *Replay) Tasks(mg *Migrator, want func(string) bool, each func(*Task)) 
 			// As Run loads them: every user of each config file, from the
 			// whole root.
 			rp.cat = catalog.Load(rp.sources, rp.load)
-			rp.cat.Holders, _ = catalog.Users(rp.sources, rp.cat, rp.load)
+			rp.holders, _ = catalog.Users(rp.sources, rp.cat, rp.load)
 		}
+		mg.Holders = rp.holders
 		res := mg.Catalog(rp.cat)
 		for i := range res.Tasks {
 			each(&res.Tasks[i])
