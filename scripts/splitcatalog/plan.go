@@ -42,6 +42,7 @@ var fileMoves = map[string]dest{
 	"walk_test.go":    {inputPkg, "walk_test.go"},
 	"sniff_test.go":   {inputPkg, "judge_test.go"},
 	"detect_test.go":  {inputPkg, "detect_test.go"},
+	"display_test.go": {inputPkg, "display_test.go"}, // Resolve, then Load: the paths it shows
 	"select_test.go":  {catalogPkg, "select_test.go"},
 	// Stored specs and their PostgreSQL reader.
 	"dump.go":         {livePkg, "dump.go"},
