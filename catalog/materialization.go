@@ -7,6 +7,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schemas"
 )
@@ -122,7 +123,7 @@ func describeValue(n *tree.Node) string {
 	case tree.Null:
 		return "null"
 	}
-	return article(n.Kind)
+	return tree.Article(n.Kind)
 }
 
 // SpecProblems checks delete, shards, shards.disable and shards.flags
@@ -194,7 +195,7 @@ func Pos(n *tree.Node) finding.Position {
 // materialization reads one materialization of a source.
 func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 	if f.Value.Kind != tree.Object {
-		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, article(f.Value.Kind)))
+		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, tree.Article(f.Value.Kind)))
 		return
 	}
 	m := &Materialization{Name: f.Key, Source: doc, Spec: f.Value}
@@ -271,7 +272,7 @@ func Extract(m *Materialization, opts Options) []finding.Finding {
 	case cfg.Kind == tree.String && cfg.Value != "":
 		m.Config = &Config{Doc: m.Source, RefNode: cfg}
 	default:
-		add(cfg, fmt.Sprintf("materialization %s: endpoint.connector.config must be an object or a relative path to a config file, not %s", m.Name, article(cfg.Kind)))
+		add(cfg, fmt.Sprintf("materialization %s: endpoint.connector.config must be an object or a relative path to a config file, not %s", m.Name, tree.Article(cfg.Kind)))
 	}
 	return probs
 }
@@ -279,7 +280,7 @@ func Extract(m *Materialization, opts Options) []finding.Finding {
 func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	c := m.Config
 	l.ref(in, ConfigRef{Kind: "materialization", Name: m.Name, Image: m.Image, File: doc.File, Line: c.RefNode.Line()}, c.RefNode.Value)
-	p, msg := containRef(in, doc.File, c.RefNode.Value, "config file")
+	p, msg := ContainRef(in, doc.File, c.RefNode.Value, "config file")
 	if msg != "" {
 		c.Err = msg
 		l.problemAt(c.RefNode, msg)
@@ -287,7 +288,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	}
 	// One file reached by two paths (a symlink) is one config file with
 	// every user, so the shared-file guard sees them all.
-	key := fileKey(p)
+	key := paths.Key(p)
 	if known, ok := l.configs[key]; ok {
 		p = known
 	} else {
@@ -311,7 +312,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
-	text, enc, terr := DecodeText(src)
+	text, enc, terr := tree.DecodeText(src)
 	if terr != nil {
 		c.Err = l.show.Display(p) + ": " + terr.Msg
 		l.problem(p, terr.Line, terr.Col, "", terr.Msg)
@@ -330,7 +331,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	d.Shown = l.show.Display(p)
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
-		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", l.show.Display(p), article(d.Root.Kind))
+		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", l.show.Display(p), tree.Article(d.Root.Kind))
 		l.problemAt(d.Root, c.Err)
 		return
 	}

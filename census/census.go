@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/shapecache"
 	"github.com/estuary/schedtool/plan"
@@ -339,7 +340,7 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	keys := c.Planner.Registry.AllConfigKeys()
 	cache := shapecache.New[verdict]()
 	counted := map[*verdict]int{}
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		type out struct {
 			rendered []byte
 			v        *verdict // the row's shape, when it has one
@@ -347,8 +348,8 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			name     string   // the row's task, when it has a shape and dry runs are made
 			problem  *finding.Finding
 		}
-		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
-		return catalog.ScanDumpRaw(rd, name, dopts, func(wk *catalog.Worker, line int, b []byte) out {
+		dopts := livespecs.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
+		return livespecs.ScanDumpRaw(rd, name, dopts, func(wk *livespecs.Worker, line int, b []byte) out {
 			row, has, v, problem := c.dumpRow(cache, wk, name, line, b, keys, opts)
 			o := out{problem: problem}
 			if !has {

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // A census -o json document reads back as the snapshot of its census.
 func TestReadSnapshotRoundTrip(t *testing.T) {
-	inputs, err := catalog.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -40,7 +41,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 	}
-	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	dopts := livespecs.DumpOptions{Options: r.opts.Load}
 	// A catalog name is one row of live_specs: a dump holding it twice
 	// (two exports concatenated) would give two migrated rows for one
 	// task. The publishable tree refuses the second when it writes; the
@@ -50,7 +51,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	first := newNameSet()
 	outRows := 0           // rows put in --out FILE
 	var dumpNames []string // by input, for the places first gives back
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		input := len(dumpNames)
 		dumpNames = append(dumpNames, name)
 		header := false

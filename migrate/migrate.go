@@ -10,6 +10,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/catalog/tree"
+	catusers "github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
@@ -34,7 +35,7 @@ type Migrator struct {
 	// Holders are, by config path, the users of each file that the run
 	// does not migrate with the others (catalog.Users): a file one holds
 	// is not changed. Run finds them itself; a caller of Catalog gives them.
-	Holders map[string][]catalog.Holder
+	Holders map[string][]catusers.Holder
 
 	verified verifyCache
 	wave     *wave // the tasks this run migrates under --limit; nil: all
@@ -345,7 +346,7 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 	if lim.MaxDepth == 0 {
 		lim = tree.DefaultLimits
 	}
-	return catalog.Parse(file, src, lim)
+	return tree.Parse(file, src, lim)
 }
 
 // task is the report row of a decision.

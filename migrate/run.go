@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
@@ -215,7 +218,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.several = cat.Several
 		// Every user of each config file, from the whole root, once.
 		var notes []string
-		r.mg.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
+		r.mg.Holders, notes = users.Users(sources, cat, r.opts.Load)
 		for _, n := range notes {
 			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
 		}
@@ -241,7 +244,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		// Two passes over the inputs (the wave's or the case clashes',
 		// then the migration): a database is read once, in one
 		// snapshot, and both passes read that.
-		release, err := catalog.HoldDB(inputs)
+		release, err := livespecs.HoldDB(inputs)
 		defer release()
 		if err != nil {
 			return r.sum, err
@@ -389,7 +392,7 @@ func (r *runner) task(t *Task) {
 func ownDirRoots(inputs []catalog.Input) []string {
 	var out []string
 	for _, in := range inputs {
-		if in.RootWhy == catalog.RootOwnDir && !slices.Contains(out, in.Root) {
+		if in.RootWhy == input.RootOwnDir && !slices.Contains(out, in.Root) {
 			out = append(out, in.Root)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/tree"
 )
 
@@ -129,7 +128,7 @@ func HiddenLines(name string, src []byte) []bool {
 			any = true
 		}
 	}
-	doc, err := catalog.Parse(name, src, tree.DefaultLimits)
+	doc, err := tree.Parse(name, src, tree.DefaultLimits)
 	if err == nil && doc.Root != nil {
 		// keyAt is where the key of an object's value is (-1 for an
 		// array item): a YAML value's continuation lines are indented

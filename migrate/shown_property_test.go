@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -85,7 +87,7 @@ func TestPropertyNothingHiddenShown(t *testing.T) {
 		name, text := g.source(mats)
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
-		inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+		inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +112,7 @@ func TestPropertyNothingHiddenShown(t *testing.T) {
 			jsonOut(&spec, m.v, "", "")
 			fmt.Fprintf(&rows, `{"catalog_name":%q,"spec_type":"materialization","last_pub_id":"%016x","spec":%s}`+"\n", m.k, i+1, spec.String())
 		}
-		err = mg.Dump(strings.NewReader(rows.String()), "d.ndjson", catalog.DumpOptions{Options: catalog.DefaultOptions(), Workers: 1}, func(r Row) {
+		err = mg.Dump(strings.NewReader(rows.String()), "d.ndjson", livespecs.DumpOptions{Options: catalog.DefaultOptions(), Workers: 1}, func(r Row) {
 			if r.New == nil {
 				return
 			}

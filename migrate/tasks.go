@@ -4,6 +4,8 @@ import (
 	"io"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/users"
 )
 
 // Replay is migrate's planning of one set of inputs, made again under
@@ -16,7 +18,7 @@ type Replay struct {
 	load    catalog.Options
 	sources []catalog.Input
 	cat     *catalog.Catalog
-	holders map[string][]catalog.Holder // every user of each config file
+	holders map[string][]users.Holder // every user of each config file
 }
 
 // NewReplay prepares the replays of the inputs.
@@ -43,7 +45,7 @@ func (rp *Replay) Tasks(mg *Migrator, want func(string) bool, each func(*Task)) 
 			// As Run loads them: every user of each config file, from the
 			// whole root.
 			rp.cat = catalog.Load(rp.sources, rp.load)
-			rp.holders, _ = catalog.Users(rp.sources, rp.cat, rp.load)
+			rp.holders, _ = users.Users(rp.sources, rp.cat, rp.load)
 		}
 		mg.Holders = rp.holders
 		res := mg.Catalog(rp.cat)
@@ -51,8 +53,8 @@ func (rp *Replay) Tasks(mg *Migrator, want func(string) bool, each func(*Task)) 
 			each(&res.Tasks[i])
 		}
 	}
-	dopts := catalog.DumpOptions{Options: rp.load}
-	return catalog.EachDump(rp.inputs, func(rd io.Reader, name string) error {
+	dopts := livespecs.DumpOptions{Options: rp.load}
+	return livespecs.EachDump(rp.inputs, func(rd io.Reader, name string) error {
 		return mg.dump(rd, name, dopts, want, func(row Row) {
 			if row.Task != nil {
 				each(row.Task)

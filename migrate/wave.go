@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
@@ -166,8 +167,8 @@ func (mg *Migrator) catalogCandidates(cat *catalog.Catalog) []candidate {
 }
 
 // dumpCandidates are the rows of a dump that would migrate.
-func (mg *Migrator) dumpCandidates(r io.Reader, name string, opts catalog.DumpOptions, add func(string)) error {
-	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) string {
+func (mg *Migrator) dumpCandidates(r io.Reader, name string, opts livespecs.DumpOptions, add func(string)) error {
+	return livespecs.ScanDump(r, name, opts, func(rr *livespecs.RowResult) string {
 		if rr.Mat == nil {
 			return ""
 		}

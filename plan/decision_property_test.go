@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/migrate"
@@ -224,7 +225,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 
 func load(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	in, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

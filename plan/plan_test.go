@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -23,7 +24,7 @@ func decide(t *testing.T, opts Options, flags, sched, image, config string) Deci
 	dir := t.TempDir()
 	p := filepath.Join(dir, "flow.yaml")
 	os.WriteFile(p, []byte(src), 0o644)
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestDecideSpecRefusedByFlow(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+			in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -47,7 +48,7 @@ func decideSource(t *testing.T, reg *connector.Registry, opts Options, src strin
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

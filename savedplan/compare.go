@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -105,7 +107,7 @@ func NewComparer(p *Plan, root string, errw io.Writer) *Comparer {
 // shown is a plan's path as migrate shows it: relative to the working
 // directory when under it, else absolute.
 func (c *Comparer) shown(rel string) string {
-	if filepath.IsAbs(rel) || rel == "-" || rel == "<stdin>" || catalog.IsDBURL(rel) {
+	if filepath.IsAbs(rel) || rel == "-" || rel == "<stdin>" || livespecs.IsDBURL(rel) {
 		return report.Escape(rel)
 	}
 	p := filepath.Join(c.root, filepath.FromSlash(rel))
@@ -446,13 +448,13 @@ func (c *Comparer) hashOf(rel string) (string, int, error) {
 	if filepath.IsAbs(rel) || rel == "-" || rel == "<stdin>" {
 		return "", 0, fmt.Errorf("not a file under the root %s", c.root)
 	}
-	fh, _, err := catalog.OpenRegular(filepath.Join(c.root, filepath.FromSlash(rel)))
+	fh, _, err := paths.OpenRegular(filepath.Join(c.root, filepath.FromSlash(rel)))
 	var b []byte
 	if err == nil {
 		b, err = io.ReadAll(fh)
 		fh.Close()
 	}
-	var nr *catalog.NotRegularError
+	var nr *paths.NotRegularError
 	switch {
 	case errors.As(err, &nr):
 		return "", 0, errors.New("changed since the plan: it is not a regular file")

@@ -44,6 +44,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/project"
 )
@@ -323,10 +324,10 @@ func (e *Error) Error() string { return e.Msg }
 // (--max-file-size), its digest checked over a first pass, its records
 // then streamed (Read).
 func Open(path, self string, max int64) (*Plan, error) {
-	f, st, err := catalog.OpenRegular(path)
+	f, st, err := paths.OpenRegular(path)
 	if err == nil && st.Size() > max {
 		f.Close()
-		err = fmt.Errorf("file is %s, over the limit of %s (see --max-file-size)", catalog.FormatSize(st.Size()), catalog.FormatSize(max))
+		err = fmt.Errorf("file is %s, over the limit of %s (see --max-file-size)", paths.FormatSize(st.Size()), paths.FormatSize(max))
 	}
 	if err != nil {
 		return nil, &Error{fmt.Sprintf("%s: %s", path, catalog.Describe(err))}

@@ -3,7 +3,8 @@ package savedplan
 import (
 	"path/filepath"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 )
@@ -32,14 +33,14 @@ func AbsRoot(root string) string {
 // names files. A path outside the root keeps its absolute form (migrate
 // never writes one), standard input and a database their names.
 func Rel(root, path string) string {
-	if path == "-" || path == "<stdin>" || catalog.IsDBURL(path) {
+	if path == "-" || path == "<stdin>" || livespecs.IsDBURL(path) {
 		return path
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return path
 	}
-	if rel, ok := catalog.Under(root, abs); ok {
+	if rel, ok := paths.Under(root, abs); ok {
 		if rel == "" {
 			return "."
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 	"github.com/estuary/schedtool/migrate"
@@ -77,7 +78,7 @@ func TestMigrateIntoATree(t *testing.T) {
 
 func loadSource(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestMigrateIntoATreeCaseClashAndStrictYAML(t *testing.T) {
 // the notes and the error.
 func migrateTree(t *testing.T, url, format string) (string, *migrate.Summary, *bytes.Buffer, *bytes.Buffer, error) {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{url}, openOptions())
+	inputs, err := input.Resolve([]string{url}, openOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/project"
@@ -248,7 +248,7 @@ var replayDropped = []string{"limit", "verify", "verify-year", "write", "out", "
 // migrate finds it).
 func (c *common) replay(p *savedplan.Plan, extra []string, run func(*migrateOptions) error) error {
 	for _, a := range p.Args {
-		if a == "-" || a == "<stdin>" || catalog.IsDBURL(a) {
+		if a == "-" || a == "<stdin>" || livespecs.IsDBURL(a) {
 			return &savedplan.Error{Msg: fmt.Sprintf("%s: the plan's inputs came from standard input or a database, which cannot be read again; plan from files (a dump: psql \\copy, flowctl raw get > FILE)", a)}
 		}
 	}
@@ -378,7 +378,7 @@ func (o *showOptions) Validate() error {
 
 func (o *showOptions) Run() error {
 	if o.output == "json" {
-		f, _, err := catalog.OpenRegular(o.path)
+		f, _, err := paths.OpenRegular(o.path)
 		if err != nil {
 			return err
 		}

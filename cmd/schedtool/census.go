@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
@@ -159,8 +160,8 @@ func (o *censusOptions) scope() *census.Scope {
 		args = o.projectPaths() // the project file's PATHs, which the census covers
 	}
 	for _, p := range args {
-		if catalog.IsDBURL(p) {
-			s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+		if livespecs.IsDBURL(p) {
+			s.Inputs = append(s.Inputs, livespecs.RedactURL(p))
 		} else {
 			s.Inputs = append(s.Inputs, paths.Display(p)) // as the working directory sees it
 		}
@@ -191,13 +192,13 @@ func parseNow(now string) (time.Time, error) {
 // would block the run; catalog.OpenRegular never opens one), of at most
 // max bytes (--max-file-size), read in constant memory.
 func readSnapshot(path string, max int64) (census.Snapshot, error) {
-	f, st, err := catalog.OpenRegular(path)
+	f, st, err := paths.OpenRegular(path)
 	if err != nil {
 		return census.Snapshot{}, &usageError{"--history: " + report.Escape(path) + ": " + catalog.Describe(err)}
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), catalog.FormatSize(st.Size()), catalog.FormatSize(max))}
+		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), paths.FormatSize(st.Size()), paths.FormatSize(max))}
 	}
 	// Read no further than the limit, whatever the file does meanwhile;
 	// the file itself gives positions back (ReadAt).
@@ -234,7 +235,7 @@ func (o *censusOptions) Run() error {
 	if o.census.DryRun != nil {
 		// The census and its dry runs read one snapshot of a database,
 		// read once.
-		release, err := catalog.HoldDB(o.inputs)
+		release, err := livespecs.HoldDB(o.inputs)
 		defer release()
 		if err != nil {
 			stop()

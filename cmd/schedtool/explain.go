@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/migrate"
@@ -248,8 +250,8 @@ func (o *explainOptions) scanDumps(opts catalog.Options, near *suggest.Nearest, 
 		e    *explain.Explanation
 		tl   *explain.Timeline
 	}
-	return catalog.EachDump(o.inputs, func(r io.Reader, name string) error {
-		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
+	return livespecs.EachDump(o.inputs, func(r io.Reader, name string) error {
+		return livespecs.ScanDump(r, name, livespecs.DumpOptions{Options: opts}, func(rr *livespecs.RowResult) out {
 			if rr.Mat == nil {
 				return out{}
 			}
@@ -275,8 +277,8 @@ func (o *explainOptions) notFound(near *suggest.Nearest) error {
 	shown := make([]string, len(o.paths))
 	for i, p := range o.paths {
 		shown[i] = p
-		if catalog.IsDBURL(p) {
-			shown[i] = catalog.RedactURL(p) // never the password
+		if livespecs.IsDBURL(p) {
+			shown[i] = livespecs.RedactURL(p) // never the password
 		}
 	}
 	msg := fmt.Sprintf("no materialization %s in %s", report.Escape(o.name), report.Escape(strings.Join(shown, ", ")))
@@ -430,7 +432,7 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 	}
 	opts.Select = nil
 	cat := catalog.Load(sources, opts) // its own: migrate's edits leave explain's as read
-	holders, _ := catalog.Users(sources, cat, opts)
+	holders, _ := users.Users(sources, cat, opts)
 	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry, Holders: holders}
 	res := mg.Catalog(cat)
 	out := map[*catalog.Materialization]migrate.Task{}

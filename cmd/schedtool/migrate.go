@@ -18,6 +18,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
@@ -347,9 +349,9 @@ func (o *migrateOptions) checkOutFile() error {
 		}
 		return nil
 	}
-	if id, ok := catalog.Identify(o.out); ok {
+	if id, ok := paths.Identify(o.out); ok {
 		for _, p := range o.inputFiles() {
-			if pid, ok := catalog.Identify(p); ok && pid == id {
+			if pid, ok := paths.Identify(p); ok && pid == id {
 				return &usageError{fmt.Sprintf("--out %s is the input %s: writing it would replace the input with only the migrated rows; name another file", o.out, p)}
 			}
 		}
@@ -360,7 +362,7 @@ func (o *migrateOptions) checkOutFile() error {
 				continue
 			}
 			if sst, err := os.Stdin.Stat(); err == nil {
-				if sid, ok := catalog.IdentifyInfo(sst); ok && sid == id {
+				if sid, ok := paths.IdentifyInfo(sst); ok && sid == id {
 					return &usageError{fmt.Sprintf("--out %s is the input - (standard input reads it): writing it would replace the input with only the migrated rows; name another file", o.out)}
 				}
 			}
@@ -398,10 +400,10 @@ func (o *migrateOptions) checkOutDir() error {
 			continue
 		}
 		p := realPath(in.Arg)
-		if _, ok := catalog.Under(p, out); ok && in.Dir != "" {
+		if _, ok := paths.Under(p, out); ok && in.Dir != "" {
 			return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
 		}
-		if _, ok := catalog.Under(out, p); ok {
+		if _, ok := paths.Under(out, p); ok {
 			return &usageError{fmt.Sprintf("--out %s holds the input %s: the migrated tree could overwrite it; name a directory elsewhere", o.out, in.Arg)}
 		}
 	}
@@ -625,7 +627,7 @@ func (o *migrateOptions) noteNoGit() {
 		if dir == "" {
 			dir = filepath.Dir(in.Arg)
 		}
-		if in.Arg != "-" && !catalog.InGitWorkTree(dir) {
+		if in.Arg != "-" && !input.InGitWorkTree(dir) {
 			outside = append(outside, in.Arg)
 		}
 	}
@@ -690,8 +692,8 @@ func (o *migrateOptions) startPlan() (*savedplan.Writer, error) {
 	}
 	head := &savedplan.Plan{Schedtool: toolVersion(), Args: make([]string, len(paths))}
 	for i, a := range paths {
-		if catalog.IsDBURL(a) {
-			a = catalog.RedactURL(a)
+		if livespecs.IsDBURL(a) {
+			a = livespecs.RedactURL(a)
 		}
 		head.Args[i] = savedplan.Rel(abs, a)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // reportFile is a file a run writes a report to, named as the command
@@ -20,7 +22,7 @@ import (
 type reportFile struct {
 	flag string // "-o sarif=out.sarif", "--plan wave.plan"
 	file string
-	id   catalog.FileID
+	id   paths.FileID
 }
 
 // outputGuard refuses a report file that is a symlink (a symlink
@@ -84,7 +86,7 @@ func (c *common) guardOutputs(cmd *cobra.Command, args []string) error {
 		case !st.Mode().IsRegular():
 			return g.refuse(&usageError{fmt.Sprintf("%s is not a regular file; name the file to write", rf.flag)})
 		}
-		rf.id, _ = catalog.IdentifyInfo(st)
+		rf.id, _ = paths.IdentifyInfo(st)
 		g.files = append(g.files, rf)
 	}
 	named := append([]string{c.connectors, c.config}, args...)
@@ -95,7 +97,7 @@ func (c *common) guardOutputs(cmd *cobra.Command, args []string) error {
 	}
 	if in, ok := c.In.(*os.File); ok && slices.Contains(args, "-") {
 		if st, err := in.Stat(); err == nil {
-			if id, ok := catalog.IdentifyInfo(st); ok {
+			if id, ok := paths.IdentifyInfo(st); ok {
 				if rf := g.match(id); rf != nil {
 					return g.refuse(&usageError{fmt.Sprintf("%s is the input - (standard input reads it): writing it would replace the input; name another file", rf.flag)})
 				}
@@ -116,7 +118,7 @@ func (g *outputGuard) refuse(err error) error {
 }
 
 // match is the report file whose identity is id, or nil.
-func (g *outputGuard) match(id catalog.FileID) *reportFile {
+func (g *outputGuard) match(id paths.FileID) *reportFile {
 	for i := range g.files {
 		if g.files[i].id == id {
 			return &g.files[i]
@@ -128,10 +130,10 @@ func (g *outputGuard) match(id catalog.FileID) *reportFile {
 // input refuses a report file that is the file p (by identity); "", a
 // directory or a name that is no file is none.
 func (g *outputGuard) input(p string) error {
-	if g == nil || len(g.files) == 0 || p == "" || p == "-" || catalog.IsDBURL(p) {
+	if g == nil || len(g.files) == 0 || p == "" || p == "-" || livespecs.IsDBURL(p) {
 		return nil
 	}
-	id, ok := catalog.Identify(p)
+	id, ok := paths.Identify(p)
 	if !ok {
 		return nil
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/paths"
@@ -33,7 +33,7 @@ func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 			paths = paths[1:] // NAME PATH...
 		}
 		start := "."
-		if len(paths) > 0 && paths[0] != "-" && !catalog.IsDBURL(paths[0]) {
+		if len(paths) > 0 && paths[0] != "-" && !livespecs.IsDBURL(paths[0]) {
 			start = paths[0]
 			if st, err := os.Stat(start); err != nil || !st.IsDir() {
 				start = filepath.Dir(start)

@@ -18,8 +18,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	ipaths "github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/project"
@@ -87,7 +90,7 @@ func (c *common) registry() (*connector.Registry, error) {
 	}
 	// Only a regular file, and no larger than --max-file-size, checked
 	// before it is read: --connectors /dev/zero or a FIFO is refused.
-	b, err := catalog.ReadRegular(c.connectors, c.maxFileSize, "--max-file-size")
+	b, err := ipaths.ReadRegular(c.connectors, c.maxFileSize, "--max-file-size")
 	if err != nil {
 		return nil, &usageError{fmt.Sprintf("--connectors %s: %s", c.connectors, catalog.Describe(err))}
 	}
@@ -131,7 +134,7 @@ func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
 	if len(paths) == 0 {
 		paths = c.projectPaths() // the project file's default PATHs
 	}
-	inputs, err := catalog.Resolve(paths, c.loadOptions())
+	inputs, err := input.Resolve(paths, c.loadOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +368,7 @@ func runOptions(o options) func(*cobra.Command, []string) error {
 // readsDatabase reports whether an argument is a database PATH.
 func readsDatabase(args []string) bool {
 	for _, a := range args {
-		if catalog.IsDBURL(a) {
+		if livespecs.IsDBURL(a) {
 			return true
 		}
 	}
