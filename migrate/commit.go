@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
@@ -135,7 +136,7 @@ func (r *runner) uncommitted(files []*File) {
 			paths = append(paths, f.Path)
 		}
 	}
-	if dirty := catalog.Uncommitted(paths); len(dirty) > 0 {
+	if dirty := input.Uncommitted(paths); len(dirty) > 0 {
 		names := make([]string, len(dirty))
 		for i, p := range dirty {
 			names[i] = report.Escape(p)

@@ -1,3 +1,0 @@
-module splitcatalog
-
-go 1.25.0
