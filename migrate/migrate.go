@@ -113,6 +113,19 @@ func review(d *plan.Decision, reason string) {
 	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.EnableRuntimeV2 = nil, false, false, false
 }
 
+// deferWave defers the tasks to migrate that the wave leaves out.
+func (mg *Migrator) deferWave(all []*one) {
+	for _, o := range all {
+		if o.d.Action != plan.Migrate {
+			continue
+		}
+		if cause, why, ok := mg.wave.defers(o.m.Name); ok {
+			deferDecision(&o.d, cause, why)
+			o.p = patches{}
+		}
+	}
+}
+
 // editMsg is an edit's refusal without the file name (it is said apart).
 func editMsg(err error) string {
 	if e, ok := err.(*edit.Error); ok {
@@ -153,21 +166,18 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 		}
 		all[i] = o
 	}
-	// A deferred task is deferred before the users of a shared file are
-	// made to agree: a saved plan's task set (RunOptions.TaskSet) may
-	// leave out a user of a file it zeroes (one added since the plan),
-	// and that user must hold the file back, not be left unpaced.
-	for _, o := range all {
-		if o.d.Action != plan.Migrate {
-			continue
-		}
-		if cause, why, ok := mg.wave.defers(o.m.Name); ok {
-			deferDecision(&o.d, cause, why)
-			o.p = patches{}
-		}
+	// A task a saved plan's task set (RunOptions.TaskSet) leaves out is
+	// deferred before the users of a shared file are made to agree: one
+	// added since the plan that uses a file the plan zeroes must hold the
+	// file back, not be left unpaced.
+	if mg.wave != nil && mg.wave.fixed {
+		mg.deferWave(all)
 	}
 	for mg.shared(cat, all) {
 	}
+	// A --limit wave is chosen from what the agreement leaves to
+	// migrate, and takes groups whole.
+	mg.deferWave(all)
 	return all
 }
 
