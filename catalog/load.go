@@ -1,22 +1,16 @@
-// Package catalog reads Flow catalogs: sources with their imports, config
-// files, sealed (sops) configs, and stored-spec (live_specs) dumps, into
-// materializations whose every node knows its file, line, column and JSON
-// pointer.
 package catalog
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // Catalog is what was read from the sources of one or more inputs.
@@ -33,11 +27,8 @@ type Catalog struct {
 	// Unparsed are the catalog sources (walked, named or imported) that
 	// could not be read or parsed: they might use any config file.
 	Unparsed []Unparsed
-	// Holders are, by config path, the users of the file that this run
-	// does not migrate with the others (see Users); set by migrate.
-	Holders map[string][]Holder
 	// Duplicated are the names defined more than once within one
-	// catalog (what Flow builds at once: catalogs.go): none of their
+	// catalog (what Flow builds at once: definitions.go): none of their
 	// definitions is in Materializations, and each has a problem naming
 	// the other places (docs/behaviour.md §2).
 	Duplicated map[string]bool
@@ -45,8 +36,8 @@ type Catalog struct {
 	// several catalogs (sorted by file): each is read, validated and
 	// migrated as itself; census counts the name once.
 	Several map[string][]*Materialization
-	// Excluded counts the tasks the project file's exclude left out of the
-	// run, ExcludedSources the sources holding them (docs/behaviour.md
+	// Excluded counts the tasks (distinct names) the project file's
+	// exclude left out of the run, ExcludedSources the sources holding them (docs/behaviour.md
 	// §13): a run over nothing but excluded tasks must say so.
 	Excluded, ExcludedSources int
 }
@@ -62,7 +53,7 @@ type ConfigRef struct {
 	// a reference with no identity (no file there) holds back each
 	// config file whose name it holds.
 	Path  string
-	ID    FileID // the file it names; set when it could be stat'ed
+	ID    paths.FileID // the file it names; set when it could be stat'ed
 	HasID bool
 	// Refused is why the reference was refused (it escapes the root):
 	// the file was stat'ed for its identity, never read.
@@ -83,14 +74,18 @@ type ConfigFile struct {
 }
 
 type loader struct {
-	opts    Options
-	cat     *Catalog
-	loaded  map[any]bool // by fileKey: identity, so a file reached by two paths is read once
-	visitng map[any]bool
-	configs map[any]string // config files by fileKey, to the path they are known by
-	graph   importGraph    // which source imports which (catalogs.go)
-	// excludedSrc are the sources with an excluded task.
-	excludedSrc map[string]bool
+	opts     Options
+	cat      *Catalog
+	loaded   map[any]bool // by fileKey: identity, so a file reached by two paths is read once
+	visiting map[any]bool
+	configs  map[any]string // config files by fileKey, to the path they are known by
+	graph    importGraph    // which source imports which (definitions.go)
+	// excludedSrc are the sources with an excluded task, excludedName
+	// the names excluded.
+	excludedSrc, excludedName map[string]bool
+	// show gives each file the name outputs show it by (Doc.Shown, and
+	// the file of a problem).
+	show paths.Displayer
 }
 
 // Load reads the sources of the inputs (not their dumps), following
@@ -100,12 +95,12 @@ func Load(inputs []Input, opts Options) *Catalog {
 		opts.Limits.Expanded = new(int) // alias expansion is held to the limit over every file
 	}
 	l := &loader{opts: opts, cat: &Catalog{Docs: map[string]*tree.Doc{}, Configs: map[string]*ConfigFile{}},
-		loaded: map[any]bool{}, visitng: map[any]bool{}, configs: map[any]string{}, graph: newImportGraph()}
+		loaded: map[any]bool{}, visiting: map[any]bool{}, configs: map[any]string{}, graph: newImportGraph()}
 	for _, in := range inputs {
 		for _, src := range in.Sources {
 			// Named on the command line or found by walking, a source
 			// that resolves outside the root is never read (nor written).
-			if msg := escapesRoot(in, src); msg != "" {
+			if msg := EscapesRoot(in, src); msg != "" {
 				l.problem(src, 1, 1, "", msg)
 				continue
 			}
@@ -180,7 +175,7 @@ func (l *loader) duplicates() {
 			if !inClash[m] {
 				c := clash[mats[i].Name][0]
 				l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error, Task: m.Name, Pos: Pos(m.Spec),
-					Message: fmt.Sprintf("materialization %s is not read: it is defined more than once in the catalog of %s (at %s), which Flow refuses; no definition of the name is read until one is removed", m.Name, c.root, c.defs[0].Source.File)})
+					Message: fmt.Sprintf("materialization %s is not read: it is defined more than once in the catalog of %s (at %s), which Flow refuses; no definition of the name is read until one is removed", m.Name, c.root, c.defs[0].Source.Name())})
 			}
 			l.unread(m)
 		}
@@ -204,7 +199,7 @@ func (l *loader) unread(m *Materialization) {
 
 func (l *loader) problem(file string, line, col int, ptr, msg string) {
 	l.cat.Problems = append(l.cat.Problems, finding.Finding{Rule: finding.ParseError, Severity: finding.Error,
-		Pos: finding.Position{File: file, Line: line, Column: col, Pointer: ptr}, Message: msg})
+		Pos: finding.Position{File: l.show.Display(file), Line: line, Column: col, Pointer: ptr}, Message: msg})
 }
 
 func (l *loader) problemAt(n *tree.Node, msg string) {
@@ -217,58 +212,27 @@ func (l *loader) readFile(in Input, path string) ([]byte, error) {
 	if path == "-" {
 		return in.Stdin, nil
 	}
+	if l.opts.Reading != nil {
+		l.opts.Reading(path)
+	}
 	if l.opts.Overlay != nil {
 		if b, ok := l.opts.Overlay(path); ok {
 			return b, nil
 		}
 	}
-	b, err := ReadRegular(path, l.opts.MaxFileSize, "--max-file-size")
+	b, err := paths.ReadRegular(path, l.opts.MaxFileSize, "--max-file-size")
 	if err != nil {
-		var nr *NotRegularError
+		var nr *paths.NotRegularError
 		if errors.As(err, &nr) && nr.Mode.IsDir() {
 			return nil, errors.New("is a directory")
 		}
-		return nil, errors.New(describeErr(err))
+		return nil, errors.New(Describe(err))
 	}
 	return b, nil
 }
 
-// Parse parses a document by its file name: .json with the JSON parser,
-// anything else as YAML (a JSON document given another name is read by
-// the JSON parser too, so tab indentation loads).
-func Parse(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
-	if readAsJSON(file, src) {
-		return tree.ParseJSON(file, src, lim)
-	}
-	return tree.ParseYAML(file, src, lim)
-}
-
-// readAsJSON says whether Parse reads a document with the JSON parser.
-func readAsJSON(file string, src []byte) bool {
-	return strings.EqualFold(filepath.Ext(file), ".json") || looksJSON(src)
-}
-
-// ParseSource parses a catalog source as Flow reads one: Parse, then
-// merge keys applied (tree.MergeKeys), which Flow applies to catalog
-// sources only, never to a config file.
-func ParseSource(file string, src []byte, lim tree.Limits) (*tree.Doc, error) {
-	d, err := Parse(file, src, lim)
-	if err != nil {
-		return nil, err
-	}
-	if err := tree.MergeKeys(d); err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-func looksJSON(src []byte) bool {
-	t := bytes.TrimLeft(src, " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
-}
-
 func (l *loader) parse(file string, src []byte) (*tree.Doc, error) {
-	d, err := Parse(file, src, l.opts.Limits)
+	d, err := tree.Parse(file, src, l.opts.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -288,9 +252,9 @@ func (l *loader) syntaxProblem(file string, src []byte, err error) {
 // source loads one catalog source and what it imports. chain is the
 // import chain to it, for cycle messages; ref the import's node.
 func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
-	key := fileKey(path)
-	if l.visitng[key] {
-		l.problemAt(ref, "import cycle: "+cycleText(chain, path))
+	key := paths.Key(path)
+	if l.visiting[key] {
+		l.problemAt(ref, "import cycle: "+cycleText(chain, path, l.show.Display))
 		return
 	}
 	if l.loaded[key] {
@@ -300,7 +264,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	src, err := l.readFile(in, path)
 	if err != nil {
 		if ref != nil {
-			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", path, err))
+			l.problemAt(ref, fmt.Sprintf("cannot read import %s: %v", l.show.Display(path), err))
 		} else {
 			l.problem(path, 1, 1, "", "cannot read: "+err.Error())
 		}
@@ -312,7 +276,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		}
 		return
 	}
-	text, enc, terr := DecodeText(src)
+	text, enc, terr := tree.DecodeText(src)
 	if terr != nil {
 		l.problem(path, terr.Line, terr.Col, "", terr.Msg)
 		// Bytes that cannot be decoded cannot be searched for a name
@@ -320,7 +284,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		l.unparsed(path, "cannot be decoded ("+terr.Msg+")", nil)
 		return
 	}
-	doc, err := ParseSource(displayName(path), text, l.opts.Limits)
+	doc, err := tree.ParseSource(DisplayName(path), text, l.opts.Limits)
 	if err != nil {
 		l.syntaxProblem(path, text, err)
 		l.unparsed(path, "does not parse: "+syntaxMsg(err), text)
@@ -330,6 +294,7 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 	if enc != "" {
 		doc.Orig = src
 	}
+	doc.Shown = l.show.Display(doc.File)
 	l.cat.Docs[doc.File] = doc
 	l.graph.node(path, doc.File)
 	root := doc.Root
@@ -342,12 +307,12 @@ func (l *loader) source(in Input, path string, chain []string, ref *tree.Node) {
 		return // an empty source
 	}
 	if root.Kind != tree.Object {
-		l.problemAt(root, "a catalog source must be an object, not "+article(root.Kind))
-		l.unparsed(path, "is not a catalog source (it holds "+article(root.Kind)+")", src)
+		l.problemAt(root, "a catalog source must be an object, not "+tree.Article(root.Kind))
+		l.unparsed(path, "is not a catalog source (it holds "+tree.Article(root.Kind)+")", src)
 		return
 	}
-	l.visitng[key] = true
-	defer delete(l.visitng, key)
+	l.visiting[key] = true
+	defer delete(l.visiting, key)
 	if imp := root.Get("import"); imp != nil {
 		l.imports(in, path, imp, append(chain, path))
 	}
@@ -420,61 +385,27 @@ func (l *loader) captures(in Input, doc *tree.Doc) {
 // names. A reference that escapes the root is recorded as refused, its
 // target stat'ed (for its identity) but never read.
 func (l *loader) ref(in Input, r ConfigRef, rel string) {
-	p, msg := containRef(in, r.File, rel, "config file")
+	p, msg := ContainRef(in, r.File, rel, "config file")
 	r.Refused = msg
 	r.Path = p
 	if p == "" {
 		// A URL: what it names, as Flow spells it, for Users to match.
-		r.Path, _, _ = FlowPath(rel)
+		r.Path, _, _ = paths.FlowPath(rel)
 		if r.Path == "" {
 			r.Path = rel
 		}
 	}
 	if p != "" {
-		r.ID, r.HasID = Identify(p)
+		r.ID, r.HasID = paths.Identify(p)
 	}
 	l.cat.Refs = append(l.cat.Refs, r)
 }
 
-func displayName(path string) string {
+func DisplayName(path string) string {
 	if path == "-" {
 		return "<stdin>"
 	}
 	return path
-}
-
-// checkText refuses input that is not text: NUL bytes or invalid UTF-8,
-// with where the first one is.
-func checkText(b []byte) (line, col int, problem string) {
-	at := func(i int) (int, int) {
-		start := bytes.LastIndexByte(b[:i], '\n') + 1
-		return bytes.Count(b[:i], []byte("\n")) + 1, utf8.RuneCount(b[start:i]) + 1
-	}
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		line, col = at(i)
-		return line, col, fmt.Sprintf("not a text file (a NUL byte at offset %d)", i)
-	}
-	if !utf8.Valid(b) {
-		i := 0
-		for i < len(b) {
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			i += size
-		}
-		line, col = at(i)
-		return line, col, fmt.Sprintf("not UTF-8 text (an invalid byte 0x%02x at offset %d)", b[i], i)
-	}
-	return 0, 0, ""
-}
-
-func article(k tree.Kind) string {
-	switch k {
-	case tree.Object, tree.Array:
-		return "an " + k.String()
-	}
-	return "a " + k.String()
 }
 
 func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) {
@@ -494,7 +425,7 @@ func (l *loader) imports(in Input, from string, imp *tree.Node, chain []string) 
 			l.problemAt(it, "an import must be a string: a path relative to the importing file")
 			continue
 		}
-		p, msg := containRef(in, from, s, "import")
+		p, msg := ContainRef(in, from, s, "import")
 		if msg == "" {
 			l.graph.edge(from, p)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schemas"
 )
@@ -122,7 +123,7 @@ func describeValue(n *tree.Node) string {
 	case tree.Null:
 		return "null"
 	}
-	return article(n.Kind)
+	return tree.Article(n.Kind)
 }
 
 // SpecProblems checks delete, shards, shards.disable and shards.flags
@@ -188,13 +189,13 @@ func Pos(n *tree.Node) finding.Position {
 	if n == nil {
 		return finding.Position{}
 	}
-	return finding.Position{File: n.Doc.File, Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
+	return finding.Position{File: n.Doc.Name(), Line: n.Line(), Column: n.Col(), Pointer: n.Pointer()}
 }
 
 // materialization reads one materialization of a source.
 func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 	if f.Value.Kind != tree.Object {
-		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, article(f.Value.Kind)))
+		l.problemAt(f.Value, fmt.Sprintf("materialization %s must be an object, not %s", f.Key, tree.Article(f.Value.Kind)))
 		return
 	}
 	m := &Materialization{Name: f.Key, Source: doc, Spec: f.Value}
@@ -203,8 +204,16 @@ func (l *loader) materialization(in Input, doc *tree.Doc, f *tree.Field) {
 	}
 	if l.opts.Exclude != nil && l.opts.Exclude(doc.File) {
 		// Not a task of the run; Users still finds it. Counted, so that a
-		// run whose tasks are all excluded says so (docs/behaviour.md §13).
-		l.cat.Excluded++
+		// run whose tasks are all excluded says so (docs/behaviour.md §13):
+		// by name, as every count of tasks is (one defined in two
+		// excluded sources is one task).
+		if !l.excludedName[m.Name] {
+			if l.excludedName == nil {
+				l.excludedName = map[string]bool{}
+			}
+			l.excludedName[m.Name] = true
+			l.cat.Excluded++
+		}
 		if !l.excludedSrc[doc.File] {
 			if l.excludedSrc == nil {
 				l.excludedSrc = map[string]bool{}
@@ -263,7 +272,7 @@ func Extract(m *Materialization, opts Options) []finding.Finding {
 	case cfg.Kind == tree.String && cfg.Value != "":
 		m.Config = &Config{Doc: m.Source, RefNode: cfg}
 	default:
-		add(cfg, fmt.Sprintf("materialization %s: endpoint.connector.config must be an object or a relative path to a config file, not %s", m.Name, article(cfg.Kind)))
+		add(cfg, fmt.Sprintf("materialization %s: endpoint.connector.config must be an object or a relative path to a config file, not %s", m.Name, tree.Article(cfg.Kind)))
 	}
 	return probs
 }
@@ -271,7 +280,7 @@ func Extract(m *Materialization, opts Options) []finding.Finding {
 func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	c := m.Config
 	l.ref(in, ConfigRef{Kind: "materialization", Name: m.Name, Image: m.Image, File: doc.File, Line: c.RefNode.Line()}, c.RefNode.Value)
-	p, msg := containRef(in, doc.File, c.RefNode.Value, "config file")
+	p, msg := ContainRef(in, doc.File, c.RefNode.Value, "config file")
 	if msg != "" {
 		c.Err = msg
 		l.problemAt(c.RefNode, msg)
@@ -279,7 +288,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	}
 	// One file reached by two paths (a symlink) is one config file with
 	// every user, so the shared-file guard sees them all.
-	key := fileKey(p)
+	key := paths.Key(p)
 	if known, ok := l.configs[key]; ok {
 		p = known
 	} else {
@@ -288,7 +297,7 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	if cf, ok := l.cat.Configs[p]; ok {
 		cf.Users = append(cf.Users, m)
 		if cf.Doc == nil {
-			c.Err = "config file " + p + " cannot be read"
+			c.Err = "config file " + l.show.Display(p) + " cannot be read"
 			return
 		}
 		c.Doc, c.Node, c.File = cf.Doc, cf.Doc.Root, cf
@@ -299,19 +308,19 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	l.cat.Configs[p] = cf
 	src, err := l.readFile(in, p)
 	if err != nil {
-		c.Err = fmt.Sprintf("cannot read config file %s: %v", p, err)
+		c.Err = fmt.Sprintf("cannot read config file %s: %v", l.show.Display(p), err)
 		l.problemAt(c.RefNode, c.Err)
 		return
 	}
-	text, enc, terr := DecodeText(src)
+	text, enc, terr := tree.DecodeText(src)
 	if terr != nil {
-		c.Err = p + ": " + terr.Msg
+		c.Err = l.show.Display(p) + ": " + terr.Msg
 		l.problem(p, terr.Line, terr.Col, "", terr.Msg)
 		return
 	}
 	d, err := l.parse(p, text)
 	if err != nil {
-		c.Err = "config file " + p + " does not parse"
+		c.Err = "config file " + l.show.Display(p) + " does not parse"
 		l.syntaxProblem(p, text, err)
 		return
 	}
@@ -319,9 +328,10 @@ func (l *loader) configFile(in Input, doc *tree.Doc, m *Materialization) {
 	if enc != "" {
 		d.Orig = src
 	}
+	d.Shown = l.show.Display(p)
 	l.cat.Docs[p] = d
 	if d.Root.Kind != tree.Object {
-		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", p, article(d.Root.Kind))
+		c.Err = fmt.Sprintf("config file %s must hold an object, not %s", l.show.Display(p), tree.Article(d.Root.Kind))
 		l.problemAt(d.Root, c.Err)
 		return
 	}

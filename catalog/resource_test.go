@@ -1,4 +1,4 @@
-package catalog
+package catalog_test
 
 import (
 	"fmt"
@@ -6,40 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 )
 
-func loadDir(t *testing.T, dir string, opts Options) *Catalog {
+func loadDir(t *testing.T, dir string, opts catalog.Options) *catalog.Catalog {
 	t.Helper()
-	in, err := Resolve([]string{dir}, opts)
+	in, err := input.Resolve([]string{dir}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Load(in, opts)
-}
-
-func TestCycleText(t *testing.T) {
-	chain := func(n int) []string {
-		var c []string
-		for i := 0; i < n; i++ {
-			c = append(c, fmt.Sprintf("f%d.yaml", i))
-		}
-		return c
-	}
-	for _, tc := range []struct {
-		chain []string
-		path  string
-		want  string
-	}{
-		{[]string{"a.yaml"}, "a.yaml", "a.yaml -> a.yaml"},
-		{[]string{"x.yaml", "a.yaml", "b.yaml"}, "a.yaml", "a.yaml -> b.yaml -> a.yaml"},
-		{chain(8), "f0.yaml", "f0.yaml -> f1.yaml -> f2.yaml -> f3.yaml -> f4.yaml -> f5.yaml -> f6.yaml -> f7.yaml -> f0.yaml"},
-		{chain(9), "f0.yaml", "f0.yaml -> f1.yaml -> f2.yaml -> f3.yaml -> (1 more) -> f5.yaml -> f6.yaml -> f7.yaml -> f8.yaml -> f0.yaml"},
-		{chain(10000), "f2.yaml", "f2.yaml -> f3.yaml -> f4.yaml -> f5.yaml -> (9990 more) -> f9996.yaml -> f9997.yaml -> f9998.yaml -> f9999.yaml -> f2.yaml"},
-	} {
-		if got := cycleText(tc.chain, tc.path); got != tc.want {
-			t.Errorf("cycleText(%d files, %s) = %q, want %q", len(tc.chain), tc.path, got, tc.want)
-		}
-	}
+	return catalog.Load(in, opts)
 }
 
 // Import-cycle messages stay short however long the chain: n files each
@@ -57,12 +35,12 @@ func TestImportCycleMessagesBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	opts := DefaultOptions()
-	in, err := Resolve([]string{filepath.Join(dir, "f0.yaml")}, opts)
+	opts := catalog.DefaultOptions()
+	in, err := input.Resolve([]string{filepath.Join(dir, "f0.yaml")}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := Load(in, opts)
+	cat := catalog.Load(in, opts)
 	total := 0
 	for _, p := range cat.Problems {
 		if !strings.Contains(p.Message, "import cycle: ") {
@@ -93,7 +71,7 @@ func TestAliasLimitAcrossFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	opts := DefaultOptions()
+	opts := catalog.DefaultOptions()
 	opts.Limits.MaxNodes = 1000
 	cat := loadDir(t, dir, opts)
 	var msgs []string

@@ -1,4 +1,4 @@
-package catalog
+package catalog_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/estuary/schedtool/catalog"
 )
 
 // SpecProblems finds the values whose type Flow's model refuses, each at
@@ -33,7 +35,7 @@ func TestSpecProblems(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "flow.yaml"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cat := loadDir(t, dir, DefaultOptions())
+			cat := loadDir(t, dir, catalog.DefaultOptions())
 			if len(cat.Materializations) != 1 {
 				t.Fatalf("%d materializations, problems %+v", len(cat.Materializations), cat.Problems)
 			}
@@ -46,7 +48,7 @@ func TestSpecProblems(t *testing.T) {
 				if p.Flag() {
 					s += " flag"
 				}
-				pos := Pos(p.Node)
+				pos := catalog.Pos(p.Node)
 				got = append(got, strconv.Itoa(pos.Line)+":"+strconv.Itoa(pos.Column)+" "+s)
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/shapecache"
@@ -28,7 +29,7 @@ type verdict struct {
 
 // dumpRow decides one row of a dump: by its shape when it has a plain
 // one, else by reading it.
-func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
+func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *livespecs.Worker, file string, line int, b []byte, keys []string, opts catalog.Options) (r Row, has bool, v *verdict, problem *finding.Finding) {
 	var shape tree.RowShape
 	plain := false
 	// A row over several lines of its file (pretty-printed flowctl raw
@@ -49,7 +50,7 @@ func (c *Census) dumpRow(cache *shapecache.Cache[verdict], w *catalog.Worker, fi
 			shape.Key = append(shape.Key, 0)
 			shape.Key = append(shape.Key, shape.Model...)
 			w.Scratch = shape.Key[:0]
-			skip, byShape := catalog.PlainTask(&shape, opts.Select)
+			skip, byShape := livespecs.PlainTask(&shape, opts.Select)
 			if skip {
 				return Row{}, false, nil, nil
 			}

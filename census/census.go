@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/shapecache"
 	"github.com/estuary/schedtool/plan"
@@ -164,7 +165,7 @@ type Totals struct {
 	// excepts; ExceptedRows are the first MaxExceptedListed of them.
 	Excepted     int
 	ExceptedRows []Row
-	unblocks     *unblocks // what unblocks what (Unblocks)
+	unblocks     *unblocks // what unblocks what (Unblocks), when the census made its dry runs
 	// Excluded counts the tasks the project file's exclude left out,
 	// ExcludedSources the sources holding them; Read counts the tasks
 	// (on any image) and dump rows that were not left out.
@@ -178,7 +179,7 @@ func (t *Totals) AllExcluded() bool { return t.Excluded > 0 && t.Read == 0 }
 
 func newTotals() *Totals {
 	return &Totals{ByStatus: map[string]int{}, ByImage: map[string]int{}, ByKind: map[string]int{},
-		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}, unblocks: newUnblocks()}
+		ByRuntime: map[string]int{}, ByFamily: map[string]int{}, RemainingByImage: map[string]int{}, OldestTag: map[string]string{}}
 }
 
 func (t *Totals) add(r *Row) { t.addN(r, 1) }
@@ -200,7 +201,6 @@ func (t *Totals) addN(r *Row, n int) {
 	if r.Remaining() {
 		t.Remaining += n
 		t.RemainingByImage[r.Image] += n
-		t.unblocks.addN(r, n)
 		if old, ok := t.OldestTag[r.Image]; !ok || olderTag(r.Tag, old) {
 			t.OldestTag[r.Image] = r.Tag
 		}
@@ -242,6 +242,9 @@ type Census struct {
 	// Except, when set, is the project file's unexpired exception for a
 	// task's status, nil when none.
 	Except func(task, status string) *Exception
+	// DryRun, when set, is migrate's dry run, by which the census says
+	// what unblocks what (Unblocks); without it the census lists none.
+	DryRun DryRun
 }
 
 // except marks a remaining row whose status is excepted: still
@@ -267,7 +270,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	r := Row{Task: m.Name, Image: d.Entry.Image, Tag: d.Tag, Family: string(d.Entry.Family),
 		Runtime: "v1", Kind: string(d.Result.Kind), Model: d.HasModel, Status: string(d.Status), Reason: d.Reason,
-		File: m.Source.File, Disabled: m.Disabled()}
+		File: m.Source.Name(), Disabled: m.Disabled()}
 	if m.Spec != nil {
 		r.Line = m.Spec.Line()
 	}
@@ -279,14 +282,7 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 	}
 	// The effective delay: none on an image tag that defers to the
 	// runtime's schedule (docs/behaviour.md §6).
-	if d.DelayKnown {
-		r.Delay = connector.FormatDelay(d.Delay)
-		if d.Delay == 0 {
-			r.Delay = "0s"
-		}
-	} else {
-		r.Delay = "unknown"
-	}
+	r.Delay = d.DelayText()
 	switch d.Status {
 	case plan.StatusConflict, plan.StatusMigrated, plan.StatusUnaffected, plan.StatusReady, plan.StatusReadyNeedsFlag:
 		r.Reason = ""
@@ -302,9 +298,16 @@ func (c *Census) RowOf(m *catalog.Materialization) (Row, bool) {
 // order) and unreadable parts as they come; the totals come back.
 func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*Totals, error) {
 	t := newTotals()
+	var rem *remainingSet
+	if c.DryRun != nil {
+		rem = newRemainingSet()
+	}
 	emit := func(r *Row) {
 		c.except(t, r)
 		t.add(r)
+		if rem != nil && r.Remaining() {
+			rem.add(r)
+		}
 		w.Row(r)
 	}
 	bad := w.Unreadable
@@ -337,21 +340,25 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	keys := c.Planner.Registry.AllConfigKeys()
 	cache := shapecache.New[verdict]()
 	counted := map[*verdict]int{}
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		type out struct {
 			rendered []byte
 			v        *verdict // the row's shape, when it has one
 			row      *Row     // the row, when it has no shape or is not rendered
+			name     string   // the row's task, when it has a shape and dry runs are made
 			problem  *finding.Finding
 		}
-		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
-		return catalog.ScanDumpRaw(rd, name, dopts, func(wk *catalog.Worker, line int, b []byte) out {
+		dopts := livespecs.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
+		return livespecs.ScanDumpRaw(rd, name, dopts, func(wk *livespecs.Worker, line int, b []byte) out {
 			row, has, v, problem := c.dumpRow(cache, wk, name, line, b, keys, opts)
 			o := out{problem: problem}
 			if !has {
 				return o
 			}
 			o.v = v
+			if rem != nil && v != nil {
+				o.name = row.Task
+			}
 			switch {
 			case render != nil && v != nil:
 				v.once.Do(func() { v.shared = render.Shared(&v.row) })
@@ -373,8 +380,14 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 			}
 			if o.v != nil {
 				counted[o.v]++
+				if rem != nil && o.v.row.Remaining() {
+					rem.add(&Row{Task: o.name, Image: o.v.row.Image})
+				}
 			} else if o.row != nil {
 				t.add(o.row)
+				if rem != nil && o.row.Remaining() {
+					rem.add(o.row)
+				}
 			}
 			switch {
 			case o.rendered != nil:
@@ -387,6 +400,9 @@ func (c *Census) Run(inputs []catalog.Input, opts catalog.Options, w Writer) (*T
 	})
 	for v, n := range counted {
 		t.addN(&v.row, n)
+	}
+	if err == nil && rem != nil {
+		t.unblocks, err = c.partition(rem)
 	}
 	return t, err
 }

@@ -14,6 +14,7 @@ import (
 
 	dumpgen "github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -46,7 +47,7 @@ func runCensus(t *testing.T, src string) ([]Row, *Totals) {
 	if err := os.WriteFile(p, []byte("materializations:\n"+src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	inputs, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestShapeCacheChangesNothing(t *testing.T) {
 }
 
 func shapeCacheChangesNothing(t *testing.T, path string) {
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,9 @@ type Snapshot struct {
 	Tasks     int
 	Remaining int
 	ByStatus  map[string]int
+	// Lanes are the remaining tasks by lane of the projection (Lanes);
+	// nil in a document written before censuses counted them.
+	Lanes map[string]int
 	// Scope is what the census covered; nil in a document written
 	// before censuses said.
 	Scope *Scope
@@ -29,7 +32,7 @@ type Snapshot struct {
 
 // SnapshotOf is the snapshot of a census just taken.
 func SnapshotOf(t *Totals, at time.Time) Snapshot {
-	return Snapshot{At: at.UTC(), Tasks: t.Tasks, Remaining: t.Remaining, ByStatus: statusCounts(t)}
+	return Snapshot{At: at.UTC(), Tasks: t.Tasks, Remaining: t.Remaining, ByStatus: statusCounts(t), Lanes: lanesOf(t)}
 }
 
 // HistoryError is a history file ReadSnapshot refuses.
@@ -59,6 +62,14 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 			Tasks     *int           `json:"tasks"`
 			Remaining *int           `json:"remaining"`
 			ByStatus  map[string]int `json:"byStatus"`
+			// Projection's lanes, in a document from a schedtool that
+			// counts them (none before: the lanes are then unknown).
+			Projection *struct {
+				Lanes []struct {
+					Lane      string `json:"lane"`
+					Remaining int    `json:"remaining"`
+				} `json:"lanes"`
+			} `json:"projection"`
 		}
 	}
 	notCensus := func(why string) error {
@@ -127,6 +138,23 @@ func ReadSnapshot(r io.Reader, name string) (Snapshot, error) {
 		s.ByStatus[st] = doc.Summary.ByStatus[st]
 		if n := s.ByStatus[st]; n < 0 || n > s.Tasks {
 			return Snapshot{}, notCensus(fmt.Sprintf("its summary counts %d %s tasks of %d, which no census counts", n, st, s.Tasks))
+		}
+	}
+	if pr := doc.Summary.Projection; pr != nil && pr.Lanes != nil {
+		// Lanes that do not add up to the remaining count (a file edited
+		// by hand) are not used: the point is read without them.
+		s.Lanes = map[string]int{}
+		sum := 0
+		for _, l := range pr.Lanes {
+			if l.Remaining < 0 || l.Remaining > s.Remaining {
+				sum = -1
+				break
+			}
+			s.Lanes[l.Lane] += l.Remaining
+			sum += l.Remaining
+		}
+		if sum != s.Remaining {
+			s.Lanes = nil
 		}
 	}
 	return s, nil

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // A census -o json document reads back as the snapshot of its census.
 func TestReadSnapshotRoundTrip(t *testing.T) {
-	inputs, err := catalog.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +41,31 @@ func TestReadSnapshotRoundTrip(t *testing.T) {
 		if s.ByStatus[st] != want.ByStatus[st] {
 			t.Errorf("%s: %d, want %d", st, s.ByStatus[st], want.ByStatus[st])
 		}
+	}
+}
+
+// The lanes of a census's projection read back; a history file whose
+// lanes do not add up to its remaining count reads without them, as one
+// without lanes (an older schedtool's) reads with none.
+func TestReadSnapshotLanes(t *testing.T) {
+	tot := laneTotals(t, 3, 2, 1)
+	at := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	var out bytes.Buffer
+	w, _ := NewWriter("json", &out, io.Discard, Options{Now: at, Summary: true})
+	w.End(tot)
+	s, err := ReadSnapshot(&out, "h.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Lanes[UnblockMigrate] != 3 || s.Lanes[UnblockRuntimeV2] != 2 || s.Lanes[UnblockPerson] != 1 {
+		t.Errorf("lanes read back %v", s.Lanes)
+	}
+	const head = `{"version":1,"generatedAt":"2026-11-01T00:00:00Z","summary":{"tasks":3,"remaining":2,"byStatus":{"ready":2}`
+	if s, err := ReadSnapshot(strings.NewReader(head+`,"projection":{"lanes":[{"lane":"migrate","remaining":1}]}}}`), "h.json"); err != nil || s.Lanes != nil {
+		t.Errorf("lanes that do not add up: %v, lanes %v", err, s.Lanes)
+	}
+	if s, err := ReadSnapshot(strings.NewReader(head+`}}`), "h.json"); err != nil || s.Lanes != nil {
+		t.Errorf("an older history file: %v, lanes %v", err, s.Lanes)
 	}
 }
 

@@ -205,11 +205,8 @@ func (h *htmlWriter) End(t *Totals) error {
 		fmt.Fprintln(w, `<p class="scope" id="scope">Scope: not recorded.</p>`)
 	}
 	h.headline(t)
-	pts := points(h.history, t, h.now)
-	if p := Projection(pts); p != "" {
-		fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\">%s</p>\n", esc(p))
-	}
 	h.unblocks(t)
+	h.projection(t)
 	fmt.Fprintln(w, `<h2>Remaining users by image</h2>`)
 	writeLegend(w)
 	h.bars("image", "image", h.byImage, t.OldestTag)
@@ -329,9 +326,39 @@ func (h *htmlWriter) unblocks(t *Totals) {
 		if u.Command != "" {
 			how = u.Command
 		}
-		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Action), u.Tasks, esc(how))
+		fmt.Fprintf(w, "<tr data-kind=\"%s\" data-value=\"%d\"><td>%s</td><td class=\"n\">%d</td><td class=\"cmd\"><code>%s</code></td></tr>\n", u.Kind, u.Tasks, esc(u.Says()), u.Tasks, esc(how))
 	}
 	fmt.Fprintln(w, `</tbody></table>`)
+}
+
+// projection: when the count reaches zero, lane by lane, and whether the
+// whole does (docs/behaviour.md §8).
+func (h *htmlWriter) projection(t *Totals) {
+	p := ProjectionOf(points(h.history, t, h.now), t, h.now)
+	if p == nil {
+		return
+	}
+	w := h.w
+	zero := ""
+	if p.ZeroAround != nil {
+		zero = *p.ZeroAround
+	}
+	fmt.Fprintf(w, "<p class=\"projection\" id=\"projection\" data-zero=\"%s\" data-stalls=\"%d\">%s</p>\n", zero, p.StallsAt, esc(p.Says()))
+	if !p.History {
+		return
+	}
+	fmt.Fprintln(w, `<ul id="lanes">`)
+	for _, l := range p.Lanes {
+		if l.Remaining == 0 {
+			continue
+		}
+		zero := ""
+		if l.ZeroAround != nil {
+			zero = *l.ZeroAround
+		}
+		fmt.Fprintf(w, "<li data-lane=\"%s\" data-remaining=\"%d\" data-zero=\"%s\">%s</li>\n", l.Lane, l.Remaining, zero, esc(l.LaneSays()))
+	}
+	fmt.Fprintln(w, `</ul>`)
 }
 
 const barWidth = 360
@@ -434,15 +461,7 @@ func (h *htmlWriter) burndown(t *Totals) {
 		}
 		return left + at.Sub(t0).Seconds()/span*plotW
 	}
-	// Labels on the time axis, from this census back, each at least
-	// 110px from the one after it (points close in time share one).
-	labelled := make([]bool, len(points))
-	next := math.Inf(1)
-	for i := len(points) - 1; i >= 0; i-- {
-		if px := x(points[i].At); next-px >= 110 {
-			labelled[i], next = true, px
-		}
-	}
+	labelX := timeLabels(points, x, 0, width)
 	statuses := RemainingStatuses()
 	first, last := points[0], points[len(points)-1]
 	fmt.Fprintf(w, `<svg id="burndown" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" role="img" aria-labelledby="bd-title bd-desc" data-ymax="%d">`, width, height, width, height, yTop)
@@ -453,18 +472,14 @@ func (h *htmlWriter) burndown(t *Totals) {
 	}
 	fmt.Fprintf(w, `<line x1="%.0f" x2="%.0f" y1="%.0f" y2="%.0f" stroke="#000"/>`+"\n", left, left+plotW, top+plotH, top+plotH)
 	for i, p := range points {
-		if !labelled[i] {
-			continue
-		}
+		// Every census has its tick; a label, centred on it or kept
+		// inside the chart, names those that have room.
 		px := x(p.At)
-		anchor := "middle"
-		if i == len(points)-1 && len(points) > 1 {
-			anchor = "end"
-		} else if i == 0 {
-			anchor = "start"
+		fmt.Fprintf(w, `<g class="tick" data-axis="x" data-at="%s"><line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f" stroke="#000"/>`, p.At.Format(time.RFC3339), px, px, top+plotH, top+plotH+5)
+		if lx, ok := labelX[i]; ok {
+			fmt.Fprintf(w, `<text x="%.2f" y="%.0f" text-anchor="middle">%s</text>`, lx, top+plotH+20, snapshotLabel(p.At))
 		}
-		fmt.Fprintf(w, `<g class="tick" data-axis="x" data-at="%s"><line x1="%.2f" x2="%.2f" y1="%.0f" y2="%.0f" stroke="#000"/><text x="%.2f" y="%.0f" text-anchor="%s">%s</text></g>`+"\n",
-			p.At.Format(time.RFC3339), px, px, top+plotH, top+plotH+5, px, top+plotH+20, anchor, snapshotLabel(p.At))
+		fmt.Fprintln(w, `</g>`)
 	}
 	fmt.Fprintf(w, `<text x="%.0f" y="%.0f" text-anchor="middle">census taken (UTC)</text>`+"\n", left+plotW/2, height-8)
 	series := append([]string{"remaining"}, statuses...)
@@ -519,6 +534,44 @@ func (h *htmlWriter) burndown(t *Totals) {
 		fmt.Fprintln(w, `</tr>`)
 	}
 	fmt.Fprintln(w, `</tbody></table>`)
+}
+
+// labelWidth is a generous width of a tick label of the chart's 12px
+// sans-serif text (a digit is about 6.7px wide), and labelGap the least
+// room between two labels.
+const labelGap = 14.0
+
+func labelWidth(s string) float64 { return 7.2 * float64(len(s)) }
+
+// timeLabels places the time axis's labels: each is centred on its
+// census's tick, shifted only as far as keeps it inside [lo, hi]. This
+// census and the first are always named; the censuses between are named
+// left to right where the label keeps labelGap from every other (censuses
+// close in time share one, the rest are left to the table).
+func timeLabels(points []Snapshot, x func(time.Time) float64, lo, hi float64) map[int]float64 {
+	type span struct{ a, b float64 }
+	place := func(i int) (float64, span) {
+		w := labelWidth(snapshotLabel(points[i].At))
+		c := min(max(x(points[i].At), lo+w/2), hi-w/2)
+		return c, span{c - w/2, c + w/2}
+	}
+	out := map[int]float64{}
+	var taken []span
+	try := func(i int) {
+		c, s := place(i)
+		for _, t := range taken {
+			if s.a < t.b+labelGap && t.a < s.b+labelGap {
+				return
+			}
+		}
+		out[i] = c
+		taken = append(taken, s)
+	}
+	try(len(points) - 1)
+	for i := 0; i < len(points)-1; i++ {
+		try(i)
+	}
+	return out
 }
 
 // niceStep is a tick step of 1, 2 or 5 times a power of ten giving at

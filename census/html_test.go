@@ -13,6 +13,7 @@ import (
 
 	"github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -151,7 +152,7 @@ func BenchmarkWriters(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		b.Fatal(err)
 	}

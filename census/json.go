@@ -12,11 +12,12 @@ import (
 // json: {"version": FormatVersion, "generatedAt": "RFC 3339 UTC",
 // "tasks": [...], "unreadable": [...], "groups": {...}, "summary": {...}}.
 type jsonWriter struct {
-	w     *bufio.Writer
-	now   time.Time
-	scope *Scope
-	n     int
-	buf   []byte
+	w       *bufio.Writer
+	now     time.Time
+	scope   *Scope
+	history []Snapshot
+	n       int
+	buf     []byte
 	kept
 }
 
@@ -116,7 +117,7 @@ func (j *jsonWriter) End(t *Totals) error {
 	}{bad, map[string]any{
 		"image": t.ByImage, "status": t.ByStatus, "kind": t.ByKind, "runtime": t.ByRuntime, "family": t.ByFamily,
 		"remainingByImage": t.RemainingByImage, "oldestTagInUse": t.OldestTag,
-	}, summaryOf(t)})
+	}, summaryOf(t, j.history, j.now)})
 	if err != nil {
 		return err
 	}
@@ -135,9 +136,9 @@ func statusCounts(t *Totals) map[string]int {
 	return m
 }
 
-// summaryOf is a census's summary object: the counts, the gate's verdict
-// and what unblocks what.
-func summaryOf(t *Totals) map[string]any {
+// summaryOf is a census's summary object: the counts, the gate's verdict,
+// what unblocks what and, by lane, the projection over the history.
+func summaryOf(t *Totals, history []Snapshot, now time.Time) map[string]any {
 	u := Unblocks(t)
 	if u == nil {
 		u = []Unblock{}
@@ -146,6 +147,9 @@ func summaryOf(t *Totals) map[string]any {
 		"tasks": t.Tasks, "remaining": t.Remaining, "unreadable": t.Unreadable, "disabled": t.Disabled, "crashing": t.Crashing,
 		"readyNeedsZeroFileSinks": t.ByStatus[ReadyNeedsFlag], "byStatus": statusCounts(t),
 		"gatePasses": GatePasses(t), "unblocks": u,
+	}
+	if p := ProjectionOf(points(history, t, now), t, now); p != nil {
+		m["projection"] = p
 	}
 	if t.Excepted > 0 {
 		m["excepted"] = t.Excepted // remaining all the same
@@ -174,9 +178,10 @@ func writeScope(w *bufio.Writer, s *Scope) {
 // unreadable list and groups: version, generatedAt, scope and summary,
 // a few hundred bytes to keep each week as --history.
 type jsonSummary struct {
-	w     *bufio.Writer
-	now   time.Time
-	scope *Scope
+	w       *bufio.Writer
+	now     time.Time
+	scope   *Scope
+	history []Snapshot
 }
 
 func (j *jsonSummary) Row(*Row)               {}
@@ -188,7 +193,7 @@ func (j *jsonSummary) End(t *Totals) error {
 		j.w.WriteString(`,"generatedAt":"` + j.now.UTC().Format(time.RFC3339) + `"`)
 	}
 	writeScope(j.w, j.scope)
-	b, err := json.Marshal(summaryOf(t))
+	b, err := json.Marshal(summaryOf(t, j.history, j.now))
 	if err != nil {
 		return err
 	}

@@ -125,9 +125,7 @@ func (m *markdownWriter) End(t *Totals) error {
 	w := m.w
 	fmt.Fprintf(w, "## Connector-side pacing census\n\n**%s**\n\n%s.\n", Verdict(t), SummaryLine(t))
 	pts := points(m.history, t, m.now)
-	if p := Projection(pts); p != "" {
-		fmt.Fprintf(w, "\n%s\n", p)
-	}
+	p := ProjectionOf(pts, t, m.now)
 	if list := Unblocks(t); len(list) > 0 {
 		fmt.Fprintln(w, "\n### What unblocks what\n\n| decision or action | tasks it moves | how |\n|---|---:|---|")
 		for _, u := range list { // bounded: maxListed images and reasons, the rest in one entry
@@ -135,7 +133,18 @@ func (m *markdownWriter) End(t *Totals) error {
 			if u.Command != "" {
 				how = "`" + strings.ReplaceAll(u.Command, "|", "\\|") + "`"
 			}
-			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(mdCut(u.Action)), u.Tasks, how)
+			fmt.Fprintf(w, "| %s | %d | %s |\n", mdCell(mdCut(u.Says())), u.Tasks, how)
+		}
+	}
+	if p != nil {
+		fmt.Fprintf(w, "\n### When it ends\n\n%s\n", p.Says())
+		if p.History {
+			fmt.Fprintln(w)
+			for _, l := range p.Lanes {
+				if l.Remaining > 0 {
+					fmt.Fprintf(w, "- %s\n", l.LaneSays())
+				}
+			}
 		}
 	}
 	fmt.Fprintln(w, "\n### Groups\n\n| status | tasks |\n|---|---:|")

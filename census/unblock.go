@@ -2,6 +2,7 @@ package census
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"regexp"
 	"sort"
@@ -12,87 +13,94 @@ import (
 	"github.com/estuary/schedtool/report"
 )
 
-// What unblocks what (docs/behaviour.md §8): each remaining task is moved
-// by one decision or action, taken from its row's status and reason only
-// (so that it follows however statuses are decided). The HTML, Markdown
-// and JSON censuses show the same list, Unblocks of the totals.
+// What unblocks what (docs/behaviour.md §8): the remaining tasks
+// partitioned by the smallest set of decisions under which migrate's own
+// planning migrates them, found by dry runs of migrate (Census.DryRun),
+// one per set, never from statuses; what no set migrates is a person's,
+// by reason. The HTML, Markdown and JSON censuses show the same list,
+// Unblocks of the totals.
 
-// Unblock kinds, in the order the list shows them.
+// Unblock kinds, in the order the list shows them: the sets of
+// decisions, smallest first, then a person's.
 const (
-	UnblockRuntimeV2     = "enable-runtime-v2"
 	UnblockMigrate       = "migrate"
 	UnblockZeroFileSinks = "zero-file-sinks"
-	UnblockFileSinkSeal  = "file-sink-deferral"
+	UnblockRuntimeV2     = "enable-runtime-v2"
+	UnblockBoth          = "zero-file-sinks+enable-runtime-v2"
 	UnblockResolve       = "resolve"
 	UnblockImageUpgrade  = "image-upgrade"
 	UnblockPerson        = "person"
 )
 
-var unblockOrder = []string{UnblockRuntimeV2, UnblockMigrate, UnblockZeroFileSinks, UnblockFileSinkSeal, UnblockResolve, UnblockImageUpgrade, UnblockPerson}
+// DryRun runs migrate's planning (a dry run) over the census's inputs
+// under a set of decisions, given as planner options that add to the
+// project file's, and hands each task definition it plans to each with
+// migrate's action and reason. Census takes it from its caller: migrate
+// and census are on one layer, and the answer to "what would migrate do"
+// is migrate's alone. want says which names the census still needs: a
+// dry run may leave a stored-spec row of any other name unplanned (each
+// row is planned alone), which keeps the later runs to the tasks no
+// earlier one moved.
+type DryRun func(set plan.Options, want func(task string) bool, each func(task string, action plan.Action, reason string)) error
 
-// Unblock is one decision or action and the remaining tasks it moves.
+// DrySet is one row of what unblocks what: its decisions as planner
+// options (a set tried with each --resolve choice has two), its flags,
+// and the rows whose sets have fewer decisions.
+type DrySet struct {
+	Kind  string
+	Runs  []plan.Options
+	Flags []string
+	// Fewer are the indexes in DrySets of the sets that are subsets of
+	// this one: a task is this row's when this set migrates it and none
+	// of those does.
+	Fewer []int
+}
+
+var (
+	zeroSinks = plan.Options{ZeroFileSinks: true}
+	runtimeV2 = plan.Options{EnableRuntimeV2: true}
+	both      = plan.Options{ZeroFileSinks: true, EnableRuntimeV2: true}
+)
+
+// DrySets are the sets of decisions the dry runs are made under, in the
+// order a task's row is looked for: each set after those with fewer
+// decisions. --resolve and an image upgrade each come with both flags
+// before them; the image upgrade is one run for every image, counted per
+// image (a task's upgrade is its own image's).
+var DrySets = []DrySet{
+	{Kind: UnblockMigrate, Runs: []plan.Options{{}}},
+	{Kind: UnblockZeroFileSinks, Runs: []plan.Options{zeroSinks}, Flags: []string{"--zero-file-sinks"}, Fewer: []int{0}},
+	{Kind: UnblockRuntimeV2, Runs: []plan.Options{runtimeV2}, Flags: []string{"--enable-runtime-v2"}, Fewer: []int{0}},
+	{Kind: UnblockBoth, Runs: []plan.Options{both}, Flags: []string{"--zero-file-sinks", "--enable-runtime-v2"}, Fewer: []int{0, 1, 2}},
+	{Kind: UnblockResolve, Runs: []plan.Options{withResolve("model"), withResolve("connector")},
+		Flags: []string{"--zero-file-sinks", "--enable-runtime-v2", "--resolve=model|connector"}, Fewer: []int{0, 1, 2, 3}},
+	{Kind: UnblockImageUpgrade, Runs: []plan.Options{{ZeroFileSinks: true, EnableRuntimeV2: true, UpgradeImages: true}},
+		Flags: []string{"--zero-file-sinks", "--enable-runtime-v2"}, Fewer: []int{0, 1, 2, 3}},
+}
+
+func withResolve(r string) plan.Options { o := both; o.Resolve = r; return o }
+
+// reasonRun is the run whose reasons a person's tasks are listed by:
+// every decision taken (--resolve=model), so that the reason is what no
+// flag fixes (the connector's own error for an invalid config, not "a V1
+// task").
+var reasonRun = [2]int{4, 0}
+
+// Unblock is one set of decisions, or a person's reason, and the
+// remaining tasks it moves.
 type Unblock struct {
 	Kind string `json:"kind"`
 	// Action says what is decided or done; Command is how (empty for a
-	// person's review).
-	Action  string `json:"action"`
-	Command string `json:"command,omitempty"`
-	// Image is the image to upgrade (image-upgrade); Reason why a person
-	// must look (person).
+	// person's review); Flags are migrate's flags of the row's set.
+	Action  string   `json:"action"`
+	Command string   `json:"command,omitempty"`
+	Flags   []string `json:"flags,omitempty"`
+	// Image is the image to upgrade and Tag the tag to upgrade it to
+	// (image-upgrade); Reason why a person must look (person).
 	Image  string `json:"image,omitempty"`
+	Tag    string `json:"tag,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	Tasks  int    `json:"tasks"`
-}
-
-// UnblockKind says which decision or action moves a remaining task, from
-// its status and reason; "" for a task that does not remain.
-func UnblockKind(r *Row) string {
-	if !r.Remaining() {
-		return ""
-	}
-	switch r.Status {
-	case string(plan.StatusBlockedV1):
-		return UnblockRuntimeV2
-	case string(plan.StatusConflict):
-		return UnblockResolve
-	case string(plan.StatusReady):
-		return UnblockMigrate
-	case ReadyNeedsFlag:
-		return UnblockZeroFileSinks
-	case string(plan.StatusStacked):
-		switch {
-		case isPlaintextFileSinkReason(r.Reason):
-			return UnblockFileSinkSeal
-		case isFileSinkReason(r.Reason):
-			return UnblockZeroFileSinks
-		}
-		return UnblockMigrate
-	}
-	switch {
-	case isUpgradeReason(r.Reason):
-		return UnblockImageUpgrade
-	case isFileSinkReason(r.Reason):
-		return UnblockFileSinkSeal
-	}
-	return UnblockPerson
-}
-
-// isFileSinkReason reports whether a reason is a file sink's: its
-// interval can be turned off only outside its published values.
-func isFileSinkReason(reason string) bool {
-	return strings.Contains(reason, "file sink") || strings.Contains(reason, "file-sink")
-}
-
-// isPlaintextFileSinkReason reports whether a reason is a plaintext file
-// sink's: its zero is off its published values, so it is sealed, or
-// moved to an image with the deferral, first.
-func isPlaintextFileSinkReason(reason string) bool {
-	return isFileSinkReason(reason) && strings.Contains(reason, "plaintext")
-}
-
-// isUpgradeReason reports whether a reason asks for a newer image tag.
-func isUpgradeReason(reason string) bool {
-	return strings.Contains(reason, "upgrade the image") || strings.Contains(reason, "image upgrade")
 }
 
 // unblocks counts remaining tasks per unblock kind, image (image-upgrade)
@@ -101,77 +109,162 @@ type unblocks struct {
 	byKind   map[string]int
 	byImage  map[string]int
 	byReason map[string]int
+	tags     map[string]string // image -> the tag an upgrade moves it to
 }
 
 func newUnblocks() *unblocks {
-	return &unblocks{byKind: map[string]int{}, byImage: map[string]int{}, byReason: map[string]int{}}
+	return &unblocks{byKind: map[string]int{}, byImage: map[string]int{}, byReason: map[string]int{}, tags: map[string]string{}}
 }
 
-func (u *unblocks) addN(r *Row, n int) {
-	k := UnblockKind(r)
-	if k == "" {
-		return
-	}
-	switch k {
+func (u *unblocks) add(kind, image, reason string) {
+	switch kind {
 	case UnblockImageUpgrade:
-		if _, ok := u.byImage[r.Image]; !ok && len(u.byImage) >= maxReasons {
-			u.byKind[k] += n
+		if _, ok := u.byImage[image]; !ok && len(u.byImage) >= maxReasons {
+			u.byKind[kind]++
 			return
 		}
-		u.byImage[strings.Clone(r.Image)] += n
+		u.byImage[image]++
 	case UnblockPerson:
-		reason := r.Reason
-		if reason == "" {
-			reason = r.Status
-		}
 		if _, ok := u.byReason[reason]; !ok && len(u.byReason) >= maxReasons {
 			reason = otherReasons
 		}
-		u.byReason[strings.Clone(reason)] += n
+		u.byReason[reason]++
 	default:
-		u.byKind[k] += n
+		u.byKind[kind]++
 	}
 }
 
-// Unblocks lists, for the remaining tasks of a census, each decision or
-// action with the tasks it moves, in unblockOrder (images and reasons by
-// most tasks first, the first maxListed of each, the rest in one entry);
-// only those that move a task. The tasks add up to t.Remaining.
+// remainingSet is the census's remaining tasks by the hash of their
+// name, each with its image (an index into images): 12 bytes or so a
+// task, whatever its name, for the dry runs to be matched against.
+type remainingSet struct {
+	seed   maphash.Seed
+	names  map[uint64]int32
+	images []string
+	index  map[string]int32
+}
+
+func newRemainingSet() *remainingSet {
+	return &remainingSet{seed: maphash.MakeSeed(), names: map[uint64]int32{}, index: map[string]int32{}}
+}
+
+func (s *remainingSet) hash(name string) uint64 { return maphash.String(s.seed, name) }
+
+func (s *remainingSet) add(r *Row) {
+	i, ok := s.index[r.Image]
+	if !ok {
+		i = int32(len(s.images))
+		s.images = append(s.images, strings.Clone(r.Image))
+		s.index[s.images[i]] = i
+	}
+	s.names[s.hash(r.Task)] = i
+}
+
+// partition runs the dry runs and puts each remaining task in the row of
+// the first set that migrates it (every definition of its name migrated,
+// or no longer paced by its connector), the rest in a person's rows by
+// their reason in reasonRun. The rows add up to the remaining tasks.
+func (c *Census) partition(rem *remainingSet) (*unblocks, error) {
+	u := newUnblocks()
+	if len(rem.names) == 0 {
+		return u, nil
+	}
+	moved := make(map[uint64]bool, len(rem.names))
+	reasons := map[uint64]string{}
+	intern := map[string]string{}
+	for si, set := range DrySets {
+		for ri, opts := range set.Runs {
+			moves := map[uint64]bool{} // false once a definition does not migrate
+			keep := reasonRun == [2]int{si, ri}
+			// Read only during the run (rows are planned in parallel):
+			// moved changes after it.
+			want := func(task string) bool {
+				h := rem.hash(task)
+				_, ok := rem.names[h]
+				return ok && !moved[h]
+			}
+			err := c.DryRun(opts, want, func(task string, a plan.Action, reason string) {
+				h := rem.hash(task)
+				if _, ok := rem.names[h]; !ok || moved[h] {
+					return
+				}
+				ok := a == plan.Migrate || a == plan.None
+				if prev, seen := moves[h]; seen {
+					ok = ok && prev
+				}
+				moves[h] = ok
+				if keep && !ok && reasons[h] == "" {
+					r, seen := intern[reason]
+					if !seen && len(intern) < maxReasons {
+						r = strings.Clone(reason)
+						intern[r] = r
+					} else if !seen {
+						r = otherReasons
+					}
+					reasons[h] = r
+				}
+			})
+			if err != nil {
+				return nil, err
+			}
+			for h, ok := range moves {
+				if ok {
+					moved[h] = true
+					img := rem.images[rem.names[h]]
+					u.add(set.Kind, img, "")
+					if set.Kind == UnblockImageUpgrade {
+						if e, _, found := c.Planner.Registry.Lookup(img); found {
+							u.tags[img] = e.NewestTag()
+						}
+					}
+				}
+			}
+		}
+	}
+	for h, img := range rem.names {
+		if moved[h] {
+			continue
+		}
+		reason := reasons[h]
+		if reason == "" {
+			reason = "no set of migrate's decisions migrates it"
+		}
+		u.add(UnblockPerson, rem.images[img], reason)
+	}
+	return u, nil
+}
+
+// Unblocks lists, for the remaining tasks of a census, each set of
+// decisions with the tasks it moves, in DrySets' order, then a person's
+// reasons (images and reasons by most tasks first, the first maxListed
+// of each, the rest in one entry); only those that move a task. The
+// tasks add up to t.Remaining. nil when the census made no dry runs.
 func Unblocks(t *Totals) []Unblock {
 	u := t.unblocks
 	if u == nil {
 		return nil
 	}
 	var out []Unblock
-	for _, k := range unblockOrder {
-		switch k {
-		case UnblockImageUpgrade:
+	for _, set := range DrySets {
+		k := set.Kind
+		flags := strings.Join(set.Flags, " ")
+		if flags != "" {
+			flags += " "
+		}
+		if k == UnblockImageUpgrade {
 			rest := u.byKind[k]
 			for i, img := range byCount(u.byImage) {
 				if i >= maxListed {
 					rest += u.byImage[img]
 					continue
 				}
-				out = append(out, Unblock{Kind: k, Image: img, Tasks: u.byImage[img],
-					Action:  "upgrade " + img + " to a tag that takes syncSchedule",
-					Command: "change the image tag, then schedtool migrate --write"})
+				tag := u.tags[img]
+				out = append(out, Unblock{Kind: k, Image: img, Tag: tag, Tasks: u.byImage[img], Flags: set.Flags,
+					Action:  "upgrade " + img + " to " + tag + " or later",
+					Command: "change the image tag to " + tag + ", then schedtool migrate " + flags + "--write"})
 			}
 			if rest > 0 {
-				out = append(out, Unblock{Kind: k, Tasks: rest, Action: "upgrade other images", Command: "change the image tag, then schedtool migrate --write"})
-			}
-			continue
-		case UnblockPerson:
-			rest, others := 0, 0
-			for i, r := range byCount(u.byReason) {
-				if i >= maxListed {
-					rest += u.byReason[r]
-					others++
-					continue
-				}
-				out = append(out, Unblock{Kind: k, Reason: r, Tasks: u.byReason[r], Action: "a person decides: " + r})
-			}
-			if rest > 0 {
-				out = append(out, Unblock{Kind: k, Reason: otherReasons, Tasks: rest, Action: fmt.Sprintf("a person decides: %d other reasons", others)})
+				out = append(out, Unblock{Kind: k, Tasks: rest, Flags: set.Flags, Action: "upgrade other images", Command: "change the image tag, then schedtool migrate " + flags + "--write"})
 			}
 			continue
 		}
@@ -179,22 +272,45 @@ func Unblocks(t *Totals) []Unblock {
 		if n == 0 {
 			continue
 		}
-		a := Unblock{Kind: k, Tasks: n}
+		a := Unblock{Kind: k, Tasks: n, Flags: set.Flags, Command: "schedtool migrate " + flags + "--write"}
 		switch k {
-		case UnblockRuntimeV2:
-			a.Action, a.Command = "move V1 tasks to the V2 runtime", "schedtool migrate --enable-runtime-v2 --write"
 		case UnblockMigrate:
-			a.Action, a.Command = "migrate: nothing left to decide (ready, stacked)", "schedtool migrate --write"
+			a.Action = "nothing to decide: migrate as it is"
 		case UnblockZeroFileSinks:
-			a.Action, a.Command = "set file sinks' interval to 0s (sealed configs, stored specs)", "schedtool migrate --zero-file-sinks --write"
-		case UnblockFileSinkSeal:
-			a.Action, a.Command = "plaintext file sinks: seal the config, or move to an image with the deferral", "seal with sops, then schedtool migrate --zero-file-sinks --write; or change the image tag, then schedtool migrate --write"
+			a.Action = "decide to set file sinks' interval to 0s (sealed configs, stored specs)"
+		case UnblockRuntimeV2:
+			a.Action = "decide to move V1 tasks to the V2 runtime"
+		case UnblockBoth:
+			a.Action = "both decisions: V1 file sinks, or tasks sharing a config file across the two"
 		case UnblockResolve:
-			a.Action, a.Command = "choose which schedule stays", "schedtool migrate --resolve=model --write (or --resolve=connector)"
+			a.Action = "choose which schedule stays (with both decisions above)"
+			a.Command = "schedtool migrate --zero-file-sinks --enable-runtime-v2 --resolve=model --write (or --resolve=connector)"
 		}
 		out = append(out, a)
 	}
+	rest, others := 0, 0
+	for i, r := range byCount(u.byReason) {
+		if i >= maxListed {
+			rest += u.byReason[r]
+			others++
+			continue
+		}
+		reason := mdCut(r) // in full in migrate's and explain's output
+		out = append(out, Unblock{Kind: UnblockPerson, Reason: reason, Tasks: u.byReason[r], Action: "a person decides"})
+	}
+	if rest > 0 {
+		out = append(out, Unblock{Kind: UnblockPerson, Tasks: rest, Action: "a person decides", Reason: fmt.Sprintf("%d other reasons", others)})
+	}
 	return out
+}
+
+// Says is the row as the page's table says it: its action, and a
+// person's reason.
+func (u *Unblock) Says() string {
+	if u.Reason != "" {
+		return u.Action + ": " + u.Reason
+	}
+	return u.Action
 }
 
 // byCount sorts a group's keys by count, most first, then by name.
@@ -252,44 +368,6 @@ func points(history []Snapshot, t *Totals, now time.Time) []Snapshot {
 
 // projectionWindow is how far back the pace is measured.
 const projectionWindow = 28 * 24 * time.Hour
-
-// Projection says when the remaining count reaches zero at the pace of
-// the recent censuses (those of the last four weeks, at least the last
-// two), or that it has stalled; "" with fewer than two points in time.
-func Projection(pts []Snapshot) string {
-	if len(pts) < 2 {
-		return ""
-	}
-	last := pts[len(pts)-1]
-	if last.Remaining == 0 {
-		return "No task remains."
-	}
-	first := pts[len(pts)-2]
-	for i := len(pts) - 2; i >= 0; i-- {
-		if last.At.Sub(pts[i].At) > projectionWindow {
-			break
-		}
-		first = pts[i]
-	}
-	// In seconds, not a Duration: one saturates at 292 years, and a
-	// history file may say any instant.
-	secs := float64(last.At.Unix()-first.At.Unix()) + float64(last.At.Nanosecond()-first.At.Nanosecond())/1e9
-	if secs <= 0 {
-		return ""
-	}
-	over := spanWords(time.Duration(min(secs, float64(math.MaxInt64/int64(time.Second))) * float64(time.Second)))
-	fell := first.Remaining - last.Remaining
-	if fell <= 0 {
-		return fmt.Sprintf("Stalled: the remaining count has not fallen over the last %s (%d then, %d now).", over, first.Remaining, last.Remaining)
-	}
-	perDay := float64(fell) / secs * 86400
-	days := float64(last.Remaining) / perDay
-	if days > 100*365 {
-		return fmt.Sprintf("At the pace of the last %s (%d fewer), zero is more than a century away.", over, fell)
-	}
-	at := last.At.Add(time.Duration(days * 24 * float64(time.Hour)))
-	return fmt.Sprintf("At the pace of the last %s (%s fewer per week), zero around %s.", over, perWeek(perDay*7), at.UTC().Format("2006-01-02"))
-}
 
 func perWeek(v float64) string {
 	if v >= 10 {

@@ -10,36 +10,44 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/plan"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
-// Each remaining status and reason goes to the decision that moves it;
-// the rows that just miss a rule go elsewhere; the list adds up to the
-// remaining count.
-func TestUnblockKind(t *testing.T) {
-	for _, tc := range []struct {
-		status, reason, want string
-	}{
-		{"blocked-v1", "a V1 task", UnblockRuntimeV2},
-		{"conflict", "", UnblockResolve},
-		{"ready", "", UnblockMigrate},
-		{ReadyNeedsFlag, "", UnblockZeroFileSinks},
-		{"stacked", plan.FileSinkStackedNote, UnblockZeroFileSinks},
-		{"stacked", "", UnblockMigrate}, // a syncSchedule default: plain migrate zeroes it
-		{"stacked", "a file sink with a plaintext config: uploadInterval \"0s\" ... is not among its published values", UnblockFileSinkSeal},
-		{"needs-review", `image tag "v2" takes only advanced.updateDelay (syncSchedule arrived in v3): removing the delay needs an image upgrade first`, UnblockImageUpgrade},
-		{"needs-review", "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first", UnblockImageUpgrade},
-		{"needs-review", "a file sink with a plaintext config: uploadInterval \"0s\", the only value that turns its interval off, is not among its published values", UnblockFileSinkSeal},
-		{"needs-review", "the connector schedule is encrypted (sops)", UnblockPerson},
-		{"needs-review", "the image is old", UnblockPerson}, // no upgrade asked for
-		{"migrated", "", ""},
-		{"unaffected", "", ""},
-	} {
-		if got := UnblockKind(&Row{Status: tc.status, Reason: tc.reason}); got != tc.want {
-			t.Errorf("%s (%q): %q, want %q", tc.status, tc.reason, got, tc.want)
+// partitioned is the totals of rows with what unblocks what from a
+// dry run that migrates a row under a set when moves says so (else
+// review, for the row's reason).
+func partitioned(t *testing.T, rows []Row, moves func(r Row, set plan.Options) bool) *Totals {
+	t.Helper()
+	tot := totalsOf(rows)
+	rem := newRemainingSet()
+	for i := range rows {
+		if rows[i].Remaining() {
+			rem.add(&rows[i])
 		}
 	}
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, _ func(string) bool, each func(string, plan.Action, string)) error {
+		for _, r := range rows {
+			switch {
+			case !r.Remaining():
+				each(r.Task, plan.None, "")
+			case moves(r, set):
+				each(r.Task, plan.Migrate, "")
+			default:
+				each(r.Task, plan.Review, r.Reason)
+			}
+		}
+		return nil
+	}}
+	var err error
+	if tot.unblocks, err = c.partition(rem); err != nil {
+		t.Fatal(err)
+	}
+	return tot
 }
 
+// Each remaining task goes to the first set of decisions whose dry run
+// migrates it, the rest to a person by reason; the list adds up to the
+// remaining count.
 func TestUnblocksAddUp(t *testing.T) {
 	var rows []Row
 	add := func(n int, r Row) {
@@ -48,27 +56,69 @@ func TestUnblocksAddUp(t *testing.T) {
 			rows = append(rows, r)
 		}
 	}
-	add(7, Row{Status: "blocked-v1", Image: "a"})
-	add(3, Row{Status: "conflict", Image: "a"})
-	add(2, Row{Status: "needs-review", Image: "old", Reason: "removing the delay needs an image upgrade first"})
-	add(4, Row{Status: "needs-review", Image: "older", Reason: "removing the delay needs an image upgrade first"})
+	add(7, Row{Status: "blocked-v1", Image: "a", Reason: "v2"})
+	add(2, Row{Status: "blocked-v1", Image: "a", Reason: "v2 sink"})
+	add(3, Row{Status: "conflict", Image: "a", Reason: "resolve"})
+	add(2, Row{Status: "needs-review", Image: "ghcr.io/estuary/materialize-bigquery", Reason: "upgrade"})
+	add(4, Row{Status: "needs-review", Image: "ghcr.io/estuary/materialize-snowflake", Reason: "upgrade"})
 	add(5, Row{Status: "needs-review", Image: "a", Reason: "sealed"})
 	add(1, Row{Status: "needs-review", Image: "a", Reason: "invalid"})
+	add(6, Row{Status: "ready", Image: "a"})
 	add(9, Row{Status: "migrated", Image: "a"})
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(r Row, set plan.Options) bool {
+		switch r.Reason {
+		case "":
+			return true
+		case "v2":
+			return set.EnableRuntimeV2
+		case "v2 sink":
+			return set.EnableRuntimeV2 && set.ZeroFileSinks
+		case "resolve":
+			return set.Resolve == "connector" // the other choice does not
+		case "upgrade":
+			return set.UpgradeImages
+		}
+		return false
+	})
 	list := Unblocks(tot)
 	var got []string
 	sum := 0
 	for _, u := range list {
-		got = append(got, fmt.Sprintf("%s %s%s %d", u.Kind, u.Image, u.Reason, u.Tasks))
+		got = append(got, fmt.Sprintf("%s %s%s%s %d", u.Kind, u.Image, u.Tag, u.Reason, u.Tasks))
 		sum += u.Tasks
 	}
-	want := []string{"enable-runtime-v2  7", "resolve  3", "image-upgrade older 4", "image-upgrade old 2", "person sealed 5", "person invalid 1"}
+	want := []string{"migrate  6", "enable-runtime-v2  7", "zero-file-sinks+enable-runtime-v2  2", "resolve  3",
+		"image-upgrade ghcr.io/estuary/materialize-snowflakev4 4", "image-upgrade ghcr.io/estuary/materialize-bigqueryv3 2", "person sealed 5", "person invalid 1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("unblocks\n%v, want\n%v", got, want)
 	}
 	if sum != tot.Remaining {
 		t.Errorf("unblocks move %d tasks, %d remain", sum, tot.Remaining)
+	}
+}
+
+// A name whose definitions do not all migrate under a set is not that
+// set's: every definition must move.
+func TestUnblocksEveryDefinition(t *testing.T) {
+	rows := []Row{{Task: "a/x", Status: "ready", Image: "a"}}
+	tot := totalsOf(rows)
+	rem := newRemainingSet()
+	rem.add(&rows[0])
+	c := &Census{Planner: &plan.Planner{Registry: connector.Builtin()}, DryRun: func(set plan.Options, _ func(string) bool, each func(string, plan.Action, string)) error {
+		each("a/x", plan.Migrate, "")
+		if set.EnableRuntimeV2 {
+			each("a/x", plan.Migrate, "")
+		} else {
+			each("a/x", plan.Skip, "a V1 definition")
+		}
+		return nil
+	}}
+	var err error
+	if tot.unblocks, err = c.partition(rem); err != nil {
+		t.Fatal(err)
+	}
+	if list := Unblocks(tot); len(list) != 1 || list[0].Kind != UnblockRuntimeV2 || list[0].Tasks != 1 {
+		t.Errorf("unblocks %+v, want the one task under --enable-runtime-v2", list)
 	}
 }
 
@@ -94,24 +144,76 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-func TestProjection(t *testing.T) {
-	day := func(d, remaining int) Snapshot {
-		return Snapshot{At: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d), Remaining: remaining}
-	}
-	for _, tc := range []struct {
-		name string
-		pts  []Snapshot
-		want string
-	}{
-		{"one point", []Snapshot{day(0, 10)}, ""},
-		{"pace", []Snapshot{day(0, 300), day(7, 200), day(14, 100)}, "At the pace of the last 2 weeks (100 fewer per week), zero around 2026-11-22."},
-		{"stalled", []Snapshot{day(0, 300), day(7, 310), day(14, 320)}, "Stalled: the remaining count has not fallen over the last 2 weeks (300 then, 320 now)."},
-		{"only recent weeks", []Snapshot{day(0, 10000), day(35, 300), day(42, 300)}, "Stalled: the remaining count has not fallen over the last 1 week"},
-		{"done", []Snapshot{day(0, 3), day(7, 0)}, "No task remains."},
-	} {
-		if got := Projection(tc.pts); !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
-			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+// laneTotals is a census whose dry runs put ready tasks in the lane
+// that needs no decision, blocked-v1 ones in --enable-runtime-v2's, and
+// the rest in a person's.
+func laneTotals(t *testing.T, ready, v1, person int) *Totals {
+	var rows []Row
+	for i := range ready + v1 + person {
+		st, reason := "ready", ""
+		switch {
+		case i >= ready+v1:
+			st, reason = "needs-review", "sealed"
+		case i >= ready:
+			st, reason = "blocked-v1", "v1"
 		}
+		rows = append(rows, Row{Task: fmt.Sprint("a/", i), Image: "a", Status: st, Reason: reason})
+	}
+	return partitioned(t, rows, func(r Row, set plan.Options) bool {
+		return r.Reason == "" || r.Reason == "v1" && set.EnableRuntimeV2
+	})
+}
+
+func TestProjectionByLane(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, d) }
+	point := func(d int, tot *Totals) Snapshot { return SnapshotOf(tot, day(d)) }
+	lanes := func(p *Projection) string {
+		var out []string
+		sum := 0
+		for _, l := range p.Lanes {
+			sum += l.Remaining
+			if l.Remaining == 0 {
+				continue
+			}
+			z := "null"
+			if l.ZeroAround != nil {
+				z = *l.ZeroAround
+			}
+			out = append(out, fmt.Sprintf("%s %d %v %s", l.Lane, l.Remaining, l.PerWeek, z))
+		}
+		return strings.Join(out, "|")
+	}
+
+	// Only the ready lane moved: it has a date, the others wait on their
+	// decision, and the whole has none: it stalls at what waits.
+	now := laneTotals(t, 100, 800, 50)
+	pts := []Snapshot{point(0, laneTotals(t, 300, 800, 50)), point(7, laneTotals(t, 200, 800, 50)), point(14, now)}
+	p := ProjectionOf(pts, now, day(14))
+	if got, want := lanes(p), "migrate 100 100 2026-11-22|enable-runtime-v2 800 0 null|person 50 0 null"; got != want {
+		t.Errorf("lanes\n%s, want\n%s", got, want)
+	}
+	if p.ZeroAround != nil || p.StallsAt != 850 || !strings.Contains(p.Says(), "stalls at 850 until the decisions are made") {
+		t.Errorf("the whole: %v, stalls at %d, %q", p.ZeroAround, p.StallsAt, p.Says())
+	}
+	for _, l := range p.Lanes {
+		if l.Lane == UnblockRuntimeV2 && !strings.Contains(l.LaneSays(), "waits on the decision to move V1 tasks") {
+			t.Errorf("the V1 lane says %q", l.LaneSays())
+		}
+	}
+
+	// Every lane moved: the whole is at zero when the slowest lane is.
+	now = laneTotals(t, 100, 700, 40)
+	pts = []Snapshot{point(0, laneTotals(t, 200, 800, 50)), point(7, now)}
+	p = ProjectionOf(pts, now, day(7))
+	if p.ZeroAround == nil || *p.ZeroAround != "2026-12-27" || p.StallsAt != 0 {
+		t.Errorf("every lane moves: zero %v, stalls at %d (%s)", p.ZeroAround, p.StallsAt, lanes(p))
+	}
+
+	// A history without lanes (an older schedtool's) projects nothing.
+	old := point(0, laneTotals(t, 200, 800, 50))
+	old.Lanes = nil
+	if p = ProjectionOf([]Snapshot{old, point(7, now)}, now, day(7)); p.History || p.ZeroAround != nil || !strings.HasPrefix(p.Says(), "No projection yet") {
+		t.Errorf("a history without lanes: %+v", p)
 	}
 }
 
@@ -128,7 +230,7 @@ func TestMarkdownUnderJobSummaryLimit(t *testing.T) {
 			w.Row(&r)
 			rows = append(rows, r)
 		}
-		tot := totalsOf(rows)
+		tot := partitioned(t, rows, func(r Row, set plan.Options) bool { return r.Status == "ready" })
 		if err := w.End(tot); err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +294,7 @@ func TestSummaryIsHistory(t *testing.T) {
 func TestHTMLFirstWeekNoLine(t *testing.T) {
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	rows := []Row{{Task: "a/b", Status: "ready"}}
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(Row, plan.Options) bool { return true })
 	page := writeHTML(t, rows, tot, Options{Now: now, History: []Snapshot{SnapshotOf(tot, now)}})
 	if strings.Contains(page, `<svg id="burndown"`) || !strings.Contains(page, `data-points="1"`) {
 		t.Errorf("the first week is drawn as a line")
@@ -211,7 +313,7 @@ func TestUnblocksBounded(t *testing.T) {
 		rows = append(rows, Row{Task: fmt.Sprint("t/", i), Status: "needs-review", Reason: fmt.Sprint("reason ", i)},
 			Row{Task: fmt.Sprint("u/", i), Status: "needs-review", Image: fmt.Sprint("img", i), Reason: "needs an image upgrade first"})
 	}
-	tot := totalsOf(rows)
+	tot := partitioned(t, rows, func(r Row, set plan.Options) bool { return set.UpgradeImages && r.Image != "" })
 	list := Unblocks(tot)
 	sum := 0
 	for _, u := range list {

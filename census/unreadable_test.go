@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -29,7 +30,7 @@ func garbageDump(t testing.TB, n int) []catalog.Input {
 	if err := os.WriteFile(p, bytes.Repeat([]byte("x\n"), n), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

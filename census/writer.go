@@ -68,9 +68,9 @@ func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 		return &wideWriter{w: bw, tw: tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)}, nil
 	case "json":
 		if opts.Summary {
-			return &jsonSummary{w: bw, now: opts.Now, scope: opts.Scope}, nil
+			return &jsonSummary{w: bw, now: opts.Now, scope: opts.Scope, history: burndownOf(opts)}, nil
 		}
-		return &jsonWriter{w: bw, now: opts.Now, scope: opts.Scope}, nil
+		return &jsonWriter{w: bw, now: opts.Now, scope: opts.Scope, history: burndownOf(opts)}, nil
 	case "csv":
 		return newCSV(bw, errw), nil
 	case "html":
@@ -80,6 +80,12 @@ func NewWriter(format string, w, errw io.Writer, opts Options) (Writer, error) {
 	}
 
 	return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+// HasUnblocks reports whether a format says what unblocks what (json,
+// markdown, html), for which the census makes migrate's dry runs.
+func HasUnblocks(format string) bool {
+	return format == "json" || format == "markdown" || format == "html"
 }
 
 // SummaryLine is the census in one sentence.

@@ -88,7 +88,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:14p
 	switch {
 	case tl.Deferred != "":
 		delay = ", delay " + tl.Deferred
-	case tl.Delay == "unknown":
+	case tl.DelayUnknown:
 		delay = ", delay unknown"
 	}
 	for _, kv := range [][2]string{{"file", tl.File}, {"runtime", tl.Runtime}, {"image", tl.Image}, {"connector schedule", tl.Connector + delay},
@@ -148,7 +148,7 @@ func (tl *Timeline) svg(w *bufio.Writer, standalone bool) {
 		modelLabel = "the schedule migrate writes"
 	}
 	connLabel := tl.Connector + ", up to " + tl.Delay
-	if tl.Delay == "unknown" {
+	if tl.DelayUnknown {
 		connLabel = tl.Connector
 	}
 	for _, lane := range []struct {

@@ -23,26 +23,38 @@ type Commit struct {
 
 // Explanation is what explain says about a task.
 type Explanation struct {
-	Task      string   `json:"task"`
-	File      string   `json:"file"`
-	Runtime   string   `json:"runtime"`
-	Disabled  bool     `json:"disabled"` // shards.disable: paces again when enabled
-	Image     string   `json:"image"`
-	Model     string   `json:"modelSchedule"`     // "" when none
-	Connector string   `json:"connectorSchedule"` // its kind
-	Delay     string   `json:"connectorDelay"`    // longest delay, or "unknown"
-	Holds     string   `json:"holds"`             // runtime, connector, both (stacked), none
-	SyncNow   string   `json:"syncNow"`
-	Zone      string   `json:"zone"`
-	Next      []Commit `json:"next"`
+	Task      string `json:"task"`
+	File      string `json:"file"`
+	Runtime   string `json:"runtime"`
+	Disabled  bool   `json:"disabled"` // shards.disable: paces again when enabled
+	Image     string `json:"image"`
+	Model     string `json:"modelSchedule"`     // "" when none
+	Connector string `json:"connectorSchedule"` // its kind
+	Delay     string `json:"connectorDelay"`    // longest delay, or "unknown"
+	Holds     string `json:"holds"`             // Holder's text: runtime, connector, both (stacked), none
+	// Holder is who holds commits, as plan decided it (Holds says it);
+	// DelayUnknown, whether the connector's delay cannot be known (Delay
+	// then says "unknown").
+	Holder       plan.Holder `json:"-"`
+	DelayUnknown bool        `json:"-"`
+	// Action is what migrate does, as plan decided it (Migration says
+	// it).
+	Action  plan.Action `json:"-"`
+	SyncNow string      `json:"syncNow"`
+	Zone    string      `json:"zone"`
+	Next    []Commit    `json:"next"`
 	// Crash says when the connector's schedule makes it panic within 366
 	// days of the explained instant (docs/behaviour.md §4.3); CrashStops, when
 	// the listed commits run into it: the connector makes no commit after
 	// the last one listed, it panics computing the next.
 	Crash      string `json:"connectorCrash,omitempty"`
 	CrashStops string `json:"crashStops,omitempty"`
-	Migration  string `json:"migration"`
-	Situation  string `json:"situation"`
+	// ConnectorError is, for a config the connector refuses (kind
+	// invalid), the connector's own error and its fix: its delay is
+	// unknown, and no flag of migrate's moves it (docs/behaviour.md §8).
+	ConnectorError string `json:"connectorError,omitempty"`
+	Migration      string `json:"migration"`
+	Situation      string `json:"situation"`
 
 	// Status is the task's census status (docs/behaviour.md §8), "" when
 	// the image is not a scheduling image: the same decision census,
@@ -66,7 +78,7 @@ type Explanation struct {
 // Explain explains m, with the next n commits after at.
 func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) Explanation {
 	d := p.Decide(m)
-	e := Explanation{Task: m.Name, File: m.Source.File, Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Status: string(d.Status), Disabled: m.Disabled()}
+	e := Explanation{Task: m.Name, File: m.Source.Name(), Runtime: "v1", Image: m.Image, Situation: string(d.Situation), Status: string(d.Status), Disabled: m.Disabled()}
 	if d.V2 {
 		e.Runtime = "v2"
 	}
@@ -81,19 +93,15 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	}
 	runtime := d.RuntimePaces()
 	var conn *connector.Evaluator
-	e.Connector, e.Delay = "none", "0s"
+	e.Connector, e.Delay, e.DelayUnknown = d.ConnectorText(), d.DelayText(), d.DelayUnknown()
+	e.Holder = d.Holds()
+	e.Holds = e.Holder.String()
 	if d.Entry != nil {
-		e.Connector = string(d.Result.Kind)
-		switch {
-		case d.Deferred:
+		if d.Result.Kind == connector.KindInvalid {
+			e.ConnectorError = InvalidConfigText(d.Result)
+		}
+		if d.Deferred {
 			e.Deferred = DeferredText(d.Tag)
-		case d.DelayKnown:
-			e.Delay = connector.FormatDelay(d.Delay)
-			if d.Delay == 0 {
-				e.Delay = "0s"
-			}
-		default:
-			e.Delay = "unknown"
 		}
 		conn = connectorEvaluator(m, d)
 		if len(d.Secrets) > 0 {
@@ -104,28 +112,18 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 			e.Secrets = strings.Join(names, "; ") + ": Flow merges its value there at task start, so the connector's schedule is unknown"
 		}
 	}
-	e.Holds = d.Holds()
-	if d.Entry == nil && m.Endpoint == "local" {
-		// A local command is no image schedtool knows: whether it holds
-		// acknowledgements (its config may even seal a schedule) is not
-		// known, and an unknown is not a zero.
-		e.Connector, e.Delay, e.Holds = "unknown (endpoint.local runs a command schedtool does not know)", "unknown", "unknown"
-		if runtime {
-			e.Holds = "the runtime, and perhaps the local connector (unknown)"
-		}
-	}
-	switch e.Holds {
-	case "unknown":
+	switch e.Holder {
+	case plan.HoldsUnknown:
 		e.SyncNow = "whether anything holds commits is unknown: the local connector may delay its acknowledgements, and schedtool cannot read what it does"
-	case "the runtime, and perhaps the local connector (unknown)":
+	case plan.HoldsRuntimeAndLocal:
 		e.SyncNow = "sync-now collapses the runtime's hold; whether the local connector delays acknowledgements is unknown"
-	case "both (stacked)":
+	case plan.HoldsBoth:
 		e.SyncNow = "sync-now collapses the runtime's hold, but the connector can still delay the acknowledgement by up to " + e.Delay
-	case "runtime":
+	case plan.HoldsRuntime:
 		e.SyncNow = "sync-now collapses the runtime's hold: the commit happens at once"
-	case "connector":
+	case plan.HoldsConnector:
 		upTo := "by up to " + e.Delay
-		if e.Delay == "unknown" {
+		if e.DelayUnknown {
 			upTo = "for as long as its schedule says, which schedtool cannot read"
 		}
 		e.SyncNow = "sync-now has nothing to collapse: the connector delays each acknowledgement " + upTo + ", out of the runtime's reach"
@@ -151,7 +149,7 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 	}
 	j := jitter.Runtime(jitter.RuntimeSeed(m.Name))
 	t := at.UTC()
-	for i := 0; i < n && e.Holds != "none"; i++ {
+	for i := 0; i < n && e.Holder != plan.HoldsNone; i++ {
 		if conn != nil && conn.Panics(t) {
 			last := "the explained instant " + t.Format(time.RFC3339)
 			if len(e.Next) > 0 {
@@ -178,7 +176,7 @@ func Explain(m *catalog.Materialization, p *plan.Planner, at time.Time, n int) E
 		t = next
 	}
 	e.Preview = previewOf(p.Options)
-	e.Migration = d.Describe()
+	e.Action, e.Migration = d.Action, d.Describe()
 	if d.Reason != "" {
 		e.Migration += " (" + d.Reason + ")"
 	}
@@ -243,4 +241,17 @@ func previewOf(o plan.Options) string {
 		return ""
 	}
 	return "Preview: the migration schedtool migrate " + strings.Join(flags, " ") + " would give this task."
+}
+
+// InvalidConfigText is the connector's own error for a config it refuses,
+// and the fix: a person's, whatever migrate's flags.
+func InvalidConfigText(res connector.Result) string {
+	msg := "the connector refuses its config"
+	for _, p := range res.Problems {
+		if p.Kind == connector.ProblemInvalid {
+			msg += ": " + p.Msg
+			break
+		}
+	}
+	return msg + "; its delay is unknown until the config is fixed (what the connector accepts: schedtool validate names the rule and the fix), and no flag of migrate's moves the task before then"
 }

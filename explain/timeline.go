@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/words"
 	"github.com/estuary/schedtool/jitter"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -156,7 +157,7 @@ func spansWhere(from, to time.Time, in func(time.Time) bool) []Span {
 func (tl *Timeline) Caption() []string {
 	lines := []string{"Who holds commits: " + tl.Holds + ". " + tl.SyncNow + "."}
 	switch {
-	case tl.Delay == "unknown":
+	case tl.DelayUnknown:
 		lines = append(lines, "The longest wait sync-now cannot collapse: unknown (the connector's delay cannot be known).")
 	case tl.LongestWait > 0:
 		lines = append(lines, "The longest wait sync-now cannot collapse: "+connector.FormatDelay(tl.LongestWait)+", the connector's; after migrating, none.")
@@ -171,10 +172,10 @@ func (tl *Timeline) Caption() []string {
 	case tl.Verdict.Equivalent() && tl.Verdict.Mismatches == 0:
 		lines = append(lines, fmt.Sprintf("Migration equivalent: the runtime commits when the connector acknowledged, at every one of %d minutes compared (migrate --verify's horizon and these days).", tl.Verdict.Minutes))
 	case tl.Verdict.Equivalent():
-		lines = append(lines, fmt.Sprintf("Migration equivalent: %d of %d minutes differ, every one for a known cause (%s).", tl.Verdict.Mismatches, tl.Verdict.Minutes, causes(tl.Verdict)))
+		lines = append(lines, fmt.Sprintf("Migration equivalent: %d of %d minutes %s, every one for a known cause (%s).", tl.Verdict.Mismatches, tl.Verdict.Minutes, words.Plural(tl.Verdict.Mismatches, "differs", "differ"), causes(tl.Verdict)))
 	default:
-		lines = append(lines, fmt.Sprintf("Migration NOT equivalent: %d of %d minutes differ (%s); the largest difference is %s, first at %s.",
-			tl.Verdict.Mismatches, tl.Verdict.Minutes, causes(tl.Verdict), model.FormatDuration(tl.Verdict.MaxDiff), tl.Verdict.MaxAt.UTC().Format(time.RFC3339)))
+		lines = append(lines, fmt.Sprintf("Migration NOT equivalent: %d of %d minutes %s (%s); the largest difference is %s, first at %s.",
+			tl.Verdict.Mismatches, tl.Verdict.Minutes, words.Plural(tl.Verdict.Mismatches, "differs", "differ"), causes(tl.Verdict), model.FormatDuration(tl.Verdict.MaxDiff), tl.Verdict.MaxAt.UTC().Format(time.RFC3339)))
 	}
 	if tl.Crash != "" {
 		lines = append(lines, "Connector crash: "+tl.Crash+".")

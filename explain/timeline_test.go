@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -20,7 +21,7 @@ import (
 // load finds one materialization in a catalog path.
 func load(t *testing.T, path, name string) *catalog.Materialization {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestTimelineSVGForbiddenCharacters(t *testing.T) {
 // neither document holds a character XML forbids.
 func FuzzTimelineSVGName(f *testing.F) {
 	at := time.Date(2026, 10, 28, 5, 0, 0, 0, time.UTC)
-	inputs, err := catalog.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{"../fixtures/catalog"}, catalog.DefaultOptions())
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -106,12 +106,6 @@ type TextEdit struct {
 	NewText []byte
 }
 
-// Fix is a set of edits that resolve a finding.
-type Fix struct {
-	Message string
-	Edits   []TextEdit
-}
-
 // Finding is one thing schedtool reports.
 type Finding struct {
 	Rule     string
@@ -119,7 +113,6 @@ type Finding struct {
 	Task     string // "" when the finding is not about one task
 	Pos      Position
 	Message  string
-	Fixes    []Fix
 	// Excerpt is the source line at Pos, for a syntax error: text output
 	// shows it with a caret under the column.
 	Excerpt string

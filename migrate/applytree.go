@@ -11,6 +11,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -22,7 +23,7 @@ import (
 // to find the tree, and decides nothing. It returns the files written
 // (changed ones, as the listing names them) and the run's counts.
 func WriteTree(inputs []catalog.Input, opts RunOptions, changed []*File, errw io.Writer) (*Summary, []string, error) {
-	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[string]int{}}}
+	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[plan.Action]int{}}}
 	var sources []catalog.Input
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -70,7 +71,7 @@ type PubRow struct {
 // the run's counts, the files written and how to publish them (nil when
 // nothing was written).
 func WriteRowsTree(rows []PubRow, mode fs.FileMode, opts RunOptions, errw io.Writer) (*Summary, []string, *Publish) {
-	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[string]int{}}}
+	r := &runner{mg: &Migrator{}, opts: opts, out: bufio.NewWriter(io.Discard), errw: errw, sum: &Summary{Actions: map[plan.Action]int{}}}
 	pub := newPubTree(opts.Out, mode)
 	pub.force = opts.Force
 	names := make([]string, len(rows))

@@ -9,6 +9,7 @@ import (
 
 	dumpgen "github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -31,7 +32,7 @@ func BenchmarkMigrateDump(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-		inputs, err := catalog.Resolve([]string{path}, opts)
+		inputs, err := input.Resolve([]string{path}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -6,9 +6,12 @@ package migrate
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -24,7 +27,7 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	for _, f := range res.Files {
 		if f.Err != "" {
 			r.sum.Refused++
-			fmt.Fprintf(r.errw, "schedtool: %s: not changed: %s\n", report.Escape(f.Path), report.Escape(f.Err))
+			fmt.Fprintf(r.errw, "schedtool: %s: not changed: %s\n", report.Escape(paths.Display(f.Path)), report.Escape(f.Err))
 			if r.json != nil {
 				r.json.file(f.Path, "refused", f.Err)
 			}
@@ -33,26 +36,47 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			}
 			continue
 		}
-		r.sum.Files++
 		changed = append(changed, f)
+	}
+	if r.opts.Record != nil {
+		// The recorder sees every group, and keeps those it answers
+		// true to (a saved plan's apply: those the plan holds as they
+		// are now).
+		keep := map[*File]bool{}
+		for _, g := range groups(changed) {
+			for _, f := range g.files {
+				if f.Path == "<stdin>" && g.err == "" {
+					g.err = stdinInPlace
+				}
+			}
+			if r.opts.Record.Group(g.files, g.err) {
+				for _, f := range g.files {
+					keep[f] = true
+				}
+			}
+		}
+		kept := changed[:0:0]
+		for _, f := range changed {
+			if keep[f] {
+				kept = append(kept, f)
+			}
+		}
+		changed = kept
+	}
+	for _, f := range changed {
+		r.sum.Files++
 		if r.opts.Mode == DryRun {
 			if r.json == nil {
-				if err := Diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
+				diff := Diff
+				if r.opts.Review {
+					diff = ReviewDiff
+				}
+				if err := diff(r.out, f.Path, f.Old, f.Edits, 3); err != nil {
 					return err
 				}
 			} else {
 				r.json.file(f.Path, "pending", "")
 			}
-		}
-	}
-	if r.opts.Mode == DryRun && r.opts.Record != nil {
-		for _, g := range groups(changed) {
-			for _, f := range g.files {
-				if f.Path == "<stdin>" && g.err == "" {
-					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
-				}
-			}
-			r.opts.Record.Group(g.files, g.err)
 		}
 	}
 	switch r.opts.Mode {
@@ -66,12 +90,13 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 			}
 		}
 		r.staleTemps(changed)
+		r.uncommitted(changed)
 		for _, g := range groups(changed) {
 			puts := make([]*Put, len(g.files))
 			for i, f := range g.files {
 				puts[i] = &Put{Path: f.Path, Old: f.Old, Data: f.New, Within: roots}
 				if f.Path == "<stdin>" && g.err == "" {
-					g.err = "standard input cannot be written in place; use --out DIR or a dry run"
+					g.err = stdinInPlace
 				}
 			}
 			r.writeGroup(g, puts)
@@ -81,6 +106,9 @@ func (r *runner) catalog(inputs []catalog.Input, cat *catalog.Catalog) error {
 	}
 	return nil
 }
+
+// stdinInPlace is why a group reading standard input is not written.
+const stdinInPlace = "standard input cannot be written in place; use --out DIR or a dry run"
 
 // staleTemps names the temp files beside the files to write that a run
 // killed outright (SIGKILL, a crash) left: nothing uses them, and
@@ -94,6 +122,27 @@ func (r *runner) staleTemps(files []*File) {
 		for _, t := range groupwrite.TempsBeside(real) {
 			r.note("schedtool: %s: a temp file left by a schedtool run that was killed; nothing uses it, remove it once no other run is writing", report.Escape(t))
 		}
+	}
+}
+
+// uncommitted says, before anything is written, which of the files to
+// write hold changes git has not committed (an earlier wave's, written
+// and not yet committed): this run's changes join them, so that one git
+// diff, and one commit, would hold both waves.
+func (r *runner) uncommitted(files []*File) {
+	var paths []string
+	for _, f := range files {
+		if f.Path != "<stdin>" {
+			paths = append(paths, f.Path)
+		}
+	}
+	if dirty := input.Uncommitted(paths); len(dirty) > 0 {
+		names := make([]string, len(dirty))
+		for i, p := range dirty {
+			names[i] = report.Escape(p)
+		}
+		r.note("schedtool: --write: %s %s changes git has not committed (an earlier wave's?): this run's changes join them, so one git diff would show both; commit each wave before the next (git commit -am 'schedtool: wave N')",
+			strings.Join(names, ", "), report.Plural(len(dirty), "holds", "hold"))
 	}
 }
 
@@ -146,14 +195,14 @@ func (r *runner) notWritten(puts []*Put, at, msg string) {
 		case at == "":
 			r.fail(p.Path, msg)
 		default:
-			r.fail(p.Path, fmt.Sprintf("written together with %s, which failed: %s", at, msg))
+			r.fail(p.Path, fmt.Sprintf("written together with %s, which failed: %s", paths.Display(at), msg))
 		}
 	}
 }
 
 func (r *runner) fail(path, msg string) {
 	r.sum.Failed++
-	fmt.Fprintf(r.errw, "schedtool: %s: not written: %s\n", report.Escape(path), report.Escape(msg))
+	fmt.Fprintf(r.errw, "schedtool: %s: not written: %s\n", report.Escape(paths.Display(path)), report.Escape(msg))
 	if r.json != nil {
 		r.json.file(path, "failed", msg)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -53,7 +54,7 @@ func crashRun(dir string) (*Summary, error) { return hookedRun(dir, groupwrite.H
 func hookedRun(dir string, h groupwrite.Hooks) (*Summary, error) {
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	if err != nil {
 		return nil, err
 	}

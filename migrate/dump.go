@@ -6,6 +6,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/edit"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/plan"
 )
@@ -51,18 +52,24 @@ func (mg *Migrator) rowPlan(m *catalog.Materialization) (d plan.Decision, p patc
 // edited in parallel, and emit receives them in row order. A migrated
 // row's spec carries expectPubId, the row's last_pub_id as 16 hex digits
 // (see PubID), so that publishing it cannot overwrite a concurrent change.
-func (mg *Migrator) Dump(r io.Reader, name string, opts catalog.DumpOptions, emit func(Row)) error {
-	parse := catalog.RowParser(opts)
-	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) Row {
+func (mg *Migrator) Dump(r io.Reader, name string, opts livespecs.DumpOptions, emit func(Row)) error {
+	return mg.dump(r, name, opts, nil, emit)
+}
+
+// dump is Dump planning only the rows whose name want takes (nil: all);
+// a row not taken comes with no Task.
+func (mg *Migrator) dump(r io.Reader, name string, opts livespecs.DumpOptions, want func(string) bool, emit func(Row)) error {
+	parse := livespecs.RowParser(opts)
+	return livespecs.ScanDump(r, name, opts, func(rr *livespecs.RowResult) Row {
 		out := Row{Line: rr.Line, Problem: rr.Problem}
 		m := rr.Mat
-		if m == nil {
+		if m == nil || want != nil && !want(m.Name) {
 			return out
 		}
 		d, p, pub := mg.rowPlan(m)
 		if d.Action == plan.Migrate {
-			if why, ok := mg.wave.defers(m.Name); ok {
-				deferDecision(&d, why)
+			if cause, why, ok := mg.wave.defers(m.Name); ok {
+				deferDecision(&d, cause, why)
 				p = patches{}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
@@ -40,7 +41,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			return &catalog.UsageError{Msg: "--out: " + err.Error()}
 		}
 	}
-	dopts := catalog.DumpOptions{Options: r.opts.Load}
+	dopts := livespecs.DumpOptions{Options: r.opts.Load}
 	// A catalog name is one row of live_specs: a dump holding it twice
 	// (two exports concatenated) would give two migrated rows for one
 	// task. The publishable tree refuses the second when it writes; the
@@ -50,7 +51,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	first := newNameSet()
 	outRows := 0           // rows put in --out FILE
 	var dumpNames []string // by input, for the places first gives back
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		input := len(dumpNames)
 		dumpNames = append(dumpNames, name)
 		header := false
@@ -66,8 +67,12 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			if pub != nil && row.New != nil && row.Task != nil {
 				if others := pub.clash[row.Task.Task]; others != nil {
 					t := row.Task
-					t.Action, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = string(plan.Review), caseClashReason(others), nil, "", "", nil, nil, nil
+					t.Action, t.Cause, t.Reason, t.Model, t.Connector, t.Runtime, t.Files, t.Changes, t.Verify = plan.Review, plan.CauseMigrate, caseClashReason(others), nil, "", "", nil, nil, nil
 					r.task(t)
+					return
+				}
+				if !r.keepRow(name, &row) {
+					r.task(row.Task)
 					return
 				}
 				r.publish(pub, name, row)
@@ -77,6 +82,10 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 					in, line := unplace(prev)
 					r.sum.Refused++
 					fmt.Fprintf(r.errw, "schedtool: %s:%d: %s: not changed: the catalog name appears twice (first at %s:%d); a dump holds one row per task\n", report.Escape(name), row.Line, report.Escape(row.Task.Task), report.Escape(dumpNames[in]), line)
+					r.task(row.Task)
+					return
+				}
+				if !r.keepRow(name, &row) {
 					r.task(row.Task)
 					return
 				}
@@ -91,21 +100,15 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 			r.sum.Rows++
 			switch r.opts.Mode {
 			case DryRun:
-				if r.opts.Record != nil {
-					r.opts.Record.Row(name, &row)
-				}
 				if r.json != nil {
 					return
 				}
 				if !header {
-					diffHeader(r.out, name)
+					RowsHeader(r.out, name)
 					header = true
 				}
-				fmt.Fprintf(r.out, "@@ -%d +%d @@\n-", row.Line, row.Line)
-				r.out.Write(row.Old)
-				r.out.WriteString("\n+")
-				r.out.Write(row.New)
-				r.out.WriteByte('\n')
+				// By field, never whole: a row holds its config's values.
+				RowDiff(r.out, row.Line, row.Task.Task, row.PubID, row.Old, row.New, row.SpecStart, row.SpecEnd)
 			case OutFile:
 				// A write error sticks to the stream; Commit reports it.
 				outFile.Write(row.New)
@@ -123,6 +126,13 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 		return err
 	})
+	return r.finishDumps(pub, outFile, outRows, err)
+}
+
+// finishDumps puts what the dumps' read staged in place (the
+// publishable tree, the rows file), or removes it when the read (err)
+// failed part way; it returns the read's error or the commit's.
+func (r *runner) finishDumps(pub *pubTree, outFile *groupwrite.Stream, outRows int, err error) error {
 	if pub != nil {
 		if err != nil {
 			// Nothing of a read that failed part way is put in place.
@@ -160,6 +170,12 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 		}
 	}
 	return err
+}
+
+// keepRow asks the recorder whether a migrated row is shown and written
+// (a saved plan's apply keeps only the rows the plan holds as they are).
+func (r *runner) keepRow(name string, row *Row) bool {
+	return r.opts.Record == nil || r.opts.Record.Row(name, row)
 }
 
 // line is a task in a list of notes: name, disabled, place, reason.

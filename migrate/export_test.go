@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -61,7 +62,7 @@ func (r UsersRun) Setup(dir string) (mg *Migrator, inputs []catalog.Input, ro Ru
 	for _, p := range r.r.paths {
 		paths = append(paths, filepath.Join(dir, p))
 	}
-	inputs, err := catalog.Resolve(paths, opts)
+	inputs, err := input.Resolve(paths, opts)
 	if err != nil {
 		return nil, nil, ro, false
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -24,7 +26,7 @@ func FuzzMigrateRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		opts := catalog.DefaultOptions()
 		opts.Limits.MaxNodes = 20_000
-		err := mg.Dump(strings.NewReader(string(b)), "d.ndjson", catalog.DumpOptions{Options: opts, Workers: 1}, func(r Row) {
+		err := mg.Dump(strings.NewReader(string(b)), "d.ndjson", livespecs.DumpOptions{Options: opts, Workers: 1}, func(r Row) {
 			if r.New == nil {
 				return
 			}
@@ -54,7 +56,7 @@ func FuzzMigrateSource(f *testing.F) {
 		opts := catalog.DefaultOptions()
 		opts.Limits = tree.Limits{MaxDepth: 50, MaxNodes: 5000}
 		opts.Stdin = strings.NewReader(string(b))
-		inputs, err := catalog.Resolve([]string{"-"}, opts)
+		inputs, err := input.Resolve([]string{"-"}, opts)
 		if err != nil || len(inputs[0].Sources) == 0 {
 			return
 		}
@@ -64,7 +66,7 @@ func FuzzMigrateSource(f *testing.F) {
 			if file.Err != "" {
 				continue
 			}
-			if _, err := catalog.Parse(file.Path, file.New, opts.Limits); err != nil {
+			if _, err := tree.Parse(file.Path, file.New, opts.Limits); err != nil {
 				t.Fatalf("accepted a result that does not parse: %v\n%s", err, file.New)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -135,7 +136,7 @@ func TestGolden(t *testing.T) {
 			if len(dumps) > 0 {
 				paths = dumps
 			}
-			inputs, err := catalog.Resolve(paths, catalog.DefaultOptions())
+			inputs, err := input.Resolve(paths, catalog.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +179,7 @@ func TestGolden(t *testing.T) {
 			// Idempotent: a second run over the result finds nothing.
 			again := inputs
 			if len(dumps) > 0 {
-				again, _ = catalog.Resolve([]string{"out/migrated.ndjson"}, catalog.DefaultOptions())
+				again, _ = input.Resolve([]string{"out/migrated.ndjson"}, catalog.DefaultOptions())
 			}
 			var out, errb bytes.Buffer
 			sum, err := newMigrator(t, args).Run(again, RunOptions{Load: catalog.DefaultOptions(), Format: "diff"}, &out, &errb)

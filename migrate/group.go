@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // group is the files one migration touches, written together: a task's
@@ -34,7 +34,7 @@ func groups(files []*File) []group {
 	}
 	union := func(a, b int) { parent[find(a)] = find(b) }
 	byTask := map[string]int{}
-	byID := map[catalog.FileID]int{}
+	byID := map[paths.FileID]int{}
 	alias := map[int]string{}
 	for i, f := range files {
 		for _, t := range f.Tasks {
@@ -44,7 +44,7 @@ func groups(files []*File) []group {
 				byTask[t] = i
 			}
 		}
-		if id, ok := catalog.Identify(f.Path); ok {
+		if id, ok := paths.Identify(f.Path); ok {
 			if j, seen := byID[id]; seen {
 				// One file read as two documents (a config file that is
 				// also a source): two edits of it would undo each other.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -112,7 +113,7 @@ type taskState struct {
 
 func taskStates(t testing.TB, dir string) map[string]taskState {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func writeRun(dir string) (*Summary, string, error) {
 func faultRun(dir string, h groupwrite.Hooks) (*Summary, string, error) {
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	if err != nil {
 		return nil, "", err
 	}
@@ -323,7 +324,7 @@ func TestDumpOutFaultAtEveryStep(t *testing.T) {
 		reg := connector.Builtin()
 		mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
 		in := filepath.Join(dir, "live.ndjson")
-		inputs, err := catalog.Resolve([]string{in}, catalog.DefaultOptions())
+		inputs, err := input.Resolve([]string{in}, catalog.DefaultOptions())
 		if err != nil {
 			return nil, err
 		}
@@ -483,7 +484,7 @@ func TestDumpOutNothingMigratedWritesNoFile(t *testing.T) {
 			os.WriteFile(in, []byte(tc.rows), 0o644)
 			reg := connector.Builtin()
 			mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-			inputs, err := catalog.Resolve([]string{in}, catalog.DefaultOptions())
+			inputs, err := input.Resolve([]string{in}, catalog.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}

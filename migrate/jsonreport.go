@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+
+	"github.com/estuary/schedtool/internal/paths"
 )
 
 // jsonReport streams the -o json document: tasks, files, summary.
@@ -36,7 +38,7 @@ func (j *jsonReport) task(t *Task) {
 }
 
 func (j *jsonReport) file(path, status, detail string) {
-	j.files = append(j.files, jsonFile{path, status, detail})
+	j.files = append(j.files, jsonFile{paths.Display(path), status, detail})
 }
 
 func (j *jsonReport) end(s *Summary) {

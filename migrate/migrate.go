@@ -5,11 +5,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/edit"
 	"github.com/estuary/schedtool/catalog/tree"
+	catusers "github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 	"github.com/estuary/schedtool/schedule/model"
@@ -28,6 +31,11 @@ type Migrator struct {
 	// Options, when set, are the planner's options for each task (the
 	// project file's decisions, per name or prefix); nil: Planner's.
 	Options func(name string) plan.Options
+
+	// Holders are, by config path, the users of each file that the run
+	// does not migrate with the others (catalog.Users): a file one holds
+	// is not changed. Run finds them itself; a caller of Catalog gives them.
+	Holders map[string][]catusers.Holder
 
 	verified verifyCache
 	wave     *wave // the tasks this run migrates under --limit; nil: all
@@ -50,7 +58,8 @@ type Task struct {
 	Line      int         `json:"line"`
 	Disabled  bool        `json:"disabled,omitempty"` // shards.disable: still a user of its schedule
 	Situation string      `json:"situation"`
-	Action    string      `json:"action"`
+	Action    plan.Action `json:"action"`
+	Cause     plan.Cause  `json:"-"` // why Review or Skip (Reason says it)
 	Reason    string      `json:"reason,omitempty"`
 	Model     *model.Spec `json:"model,omitempty"`
 	Connector string      `json:"connector,omitempty"`
@@ -60,6 +69,9 @@ type Task struct {
 	Verify    *Verified   `json:"verify,omitempty"`
 	// Publish is how to publish the task's source under --out DIR.
 	Publish string `json:"publish,omitempty"`
+	// hold is the longest the task's connector holds a commit today
+	// (its longest delay, when known): what a published change waits on.
+	hold time.Duration
 }
 
 // File is one document the migration changes (or refused to change).
@@ -97,8 +109,21 @@ func (o *one) review(reason string) {
 
 // review turns a decision into one a person must take, for reason.
 func review(d *plan.Decision, reason string) {
-	d.Action, d.Reason = plan.Review, reason
+	d.Action, d.Cause, d.Reason = plan.Review, plan.CauseMigrate, reason
 	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.EnableRuntimeV2 = nil, false, false, false
+}
+
+// deferWave defers the tasks to migrate that the wave leaves out.
+func (mg *Migrator) deferWave(all []*one) {
+	for _, o := range all {
+		if o.d.Action != plan.Migrate {
+			continue
+		}
+		if cause, why, ok := mg.wave.defers(o.m.Name); ok {
+			deferDecision(&o.d, cause, why)
+			o.p = patches{}
+		}
+	}
 }
 
 // editMsg is an edit's refusal without the file name (it is said apart).
@@ -113,21 +138,12 @@ func editMsg(err error) string {
 func (mg *Migrator) Catalog(cat *catalog.Catalog) *Result {
 	res := &Result{Problems: cat.Problems}
 	all := mg.plan(cat)
-	for _, o := range all {
-		if o.d.Action != plan.Migrate {
-			continue
-		}
-		if why, ok := mg.wave.defers(o.m.Name); ok {
-			deferDecision(&o.d, why)
-			o.p = patches{}
-		}
-	}
 	files := mg.edit(cat, all)
 	for _, o := range all {
 		t := mg.task(o.m, o.d)
 		for _, p := range o.p.list() {
-			if !slices.Contains(t.Files, p.Target.Doc.File) {
-				t.Files = append(t.Files, p.Target.Doc.File)
+			if !slices.Contains(t.Files, p.Target.Doc.Name()) {
+				t.Files = append(t.Files, p.Target.Doc.Name())
 			}
 		}
 		sort.Strings(t.Files)
@@ -150,15 +166,25 @@ func (mg *Migrator) plan(cat *catalog.Catalog) []*one {
 		}
 		all[i] = o
 	}
+	// A task a saved plan's task set (RunOptions.TaskSet) leaves out is
+	// deferred before the users of a shared file are made to agree: one
+	// added since the plan that uses a file the plan zeroes must hold the
+	// file back, not be left unpaced.
+	if mg.wave != nil && mg.wave.fixed {
+		mg.deferWave(all)
+	}
 	for mg.shared(cat, all) {
 	}
+	// A --limit wave is chosen from what the agreement leaves to
+	// migrate, and takes groups whole.
+	mg.deferWave(all)
 	return all
 }
 
 // shared holds back every config file that a user of it does not get
 // the same change as the others, in this run (docs/behaviour.md §7): the users of a
 // file are every task under the root that references it, and one that
-// this run leaves out (cat.Holders: another PATH, a selector, a source
+// this run leaves out (mg.Holders: another PATH, a selector, a source
 // that cannot be parsed, a refused reference, a capture) or does not
 // migrate alike (V1, review, deferred, another change) would be left
 // without pacing once the file is zeroed. Every task of such a file that
@@ -170,13 +196,13 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 	for _, o := range all {
 		byMat[o.m] = o
 	}
-	paths := make([]string, 0, len(cat.Configs))
+	files := make([]string, 0, len(cat.Configs))
 	for p := range cat.Configs {
-		paths = append(paths, p)
+		files = append(files, p)
 	}
-	sort.Strings(paths)
+	sort.Strings(files)
 	changed := false
-	for _, path := range paths {
+	for _, path := range files {
 		var users []*one
 		for _, u := range cat.Configs[path].Users {
 			if o := byMat[u]; o != nil {
@@ -195,12 +221,12 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 			continue
 		}
 		var hold []string
-		for _, h := range cat.Holders[path] {
+		for _, h := range mg.Holders[path] {
 			hold = append(hold, h.String())
 		}
 		for _, o := range users {
 			if patchKey(o.p.config) != key {
-				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.File, o.m.Spec.Line(), holding(o)))
+				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.Name(), o.m.Spec.Line(), holding(o)))
 			}
 		}
 		if len(hold) == 0 {
@@ -211,7 +237,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 			// a large fleet on one file.
 			hold = append(hold[:maxHolders], fmt.Sprintf("and %d more", n-maxHolders))
 		}
-		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", path, strings.Join(hold, ", "))
+		reason := fmt.Sprintf("config file %s is shared: also used by %s, which this run does not migrate with it: changing the file would leave them without pacing; select every user of the file (PATHs, --name/--prefix/--image and --limit that take them all), or give this task a config file of its own", paths.Display(path), strings.Join(hold, ", "))
 		for _, o := range users {
 			if o.d.Action == plan.Migrate {
 				o.review(reason)
@@ -240,7 +266,13 @@ func holding(o *one) string {
 		why, _, _ := strings.Cut(o.d.Reason, ";")
 		return "needs review: " + why
 	case Deferred:
-		return "deferred by --limit"
+		// "deferred: not in the saved plan's task set" (apply, for a
+		// task added since the plan), or "deferred by --limit N".
+		if o.d.Cause == plan.CauseTaskSet {
+			return o.d.Reason
+		}
+		why, _, _ := strings.Cut(o.d.Reason, ":")
+		return why
 	}
 	return "not migrated (" + string(o.d.Situation) + ")"
 }
@@ -308,7 +340,7 @@ func (mg *Migrator) editRound(all []*one) (files, failed []*File) {
 		case err != nil:
 			f.Err = editMsg(err)
 			for _, o := range w.users {
-				o.review("file " + doc.File + " cannot be edited safely: " + f.Err)
+				o.review("file " + doc.Name() + " cannot be edited safely: " + f.Err)
 			}
 			failed = append(failed, f)
 		case len(r.Edits) > 0:
@@ -324,16 +356,19 @@ func (mg *Migrator) reparse(file string, src []byte) (*tree.Doc, error) {
 	if lim.MaxDepth == 0 {
 		lim = tree.DefaultLimits
 	}
-	return catalog.Parse(file, src, lim)
+	return tree.Parse(file, src, lim)
 }
 
 // task is the report row of a decision.
 func (mg *Migrator) task(m *catalog.Materialization, d plan.Decision) Task {
-	t := Task{Task: m.Name, File: m.Source.File, Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: string(d.Action), Reason: d.Reason}
+	t := Task{Task: m.Name, File: m.Source.Name(), Line: m.Spec.Line(), Disabled: m.Disabled(), Situation: string(d.Situation), Action: d.Action, Cause: d.Cause, Reason: d.Reason}
 	if d.Action != plan.Migrate {
 		return t
 	}
 	t.Model = d.Model
+	if d.Result.Known {
+		t.hold = d.Result.Delay
+	}
 	if d.ZeroConnector && d.Entry != nil {
 		fam := mg.Registry.Family(d.Entry.Family)
 		if d.Entry.Family == connector.FamilySyncSchedule {

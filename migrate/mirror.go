@@ -12,6 +12,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -43,7 +44,7 @@ func (r *runner) putGroup(g group, puts []*Put, mode map[string]fs.FileMode) {
 
 // copyFile writes one file of the tree that the migration does not
 // change to its output path, or says why it cannot be copied.
-func (r *runner) copyFile(c catalog.TreeFile, dst string) {
+func (r *runner) copyFile(c TreeFile, dst string) {
 	switch {
 	case c.Left != "":
 		by := ""
@@ -56,7 +57,7 @@ func (r *runner) copyFile(c catalog.TreeFile, dst string) {
 		r.fail(c.Path, c.Refused)
 		return
 	}
-	f, st, err := catalog.OpenRegular(c.Path)
+	f, st, err := paths.OpenRegular(c.Path)
 	if err != nil {
 		r.fail(c.Path, "cannot be read: "+catalog.Describe(err))
 		return

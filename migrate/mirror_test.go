@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -26,7 +27,7 @@ func outRunHooks(t *testing.T, dir, out string, hooks groupwrite.Hooks) (*Summar
 	t.Helper()
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	ipaths "github.com/estuary/schedtool/internal/paths"
 )
 
 // outPlan is where each file of an --out DIR tree comes from and goes.
@@ -22,7 +23,7 @@ type outPlan struct {
 	// copies are the files of the tree beyond the ones the catalog read
 	// (catalog.TreeFiles), in path order, those that cannot be copied
 	// included, to be said.
-	copies []catalog.TreeFile
+	copies []TreeFile
 }
 
 // outPaths maps every file of the tree (the catalog's and the copies) to
@@ -49,7 +50,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 		}
 		rel := ""
 		for _, in := range inputs {
-			if rp, ok := catalog.Under(in.Root, path); ok {
+			if rp, ok := ipaths.Under(in.Root, path); ok {
 				rel = rp
 				break
 			}
@@ -61,7 +62,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 			return nil, err
 		}
 	}
-	for _, f := range catalog.TreeFiles(inputs, cat, opts, skipInTree(out)) {
+	for _, f := range TreeFiles(inputs, cat, opts, skipInTree(out)) {
 		if _, read := plan.dst[f.Path]; read {
 			continue
 		}
@@ -69,7 +70,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 		if f.Left != "" {
 			continue
 		}
-		rel, ok := catalog.Under(f.Root, f.Path)
+		rel, ok := ipaths.Under(f.Root, f.Path)
 		if !ok {
 			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside its input's root %s, so it has no place in the output tree", f.Path, f.Root)}
 		}
@@ -81,9 +82,9 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 	// An output file that is one of the files read or copied (by
 	// identity: a config reached from inside the output directory) is
 	// refused.
-	read := map[catalog.FileID]string{}
+	read := map[ipaths.FileID]string{}
 	for path := range plan.dst {
-		if id, ok := catalog.Identify(path); ok {
+		if id, ok := ipaths.Identify(path); ok {
 			read[id] = path
 		}
 	}
@@ -94,7 +95,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 	sort.Strings(paths)
 	for _, path := range paths {
 		d := plan.dst[path]
-		if id, ok := catalog.Identify(d); ok && read[id] != "" {
+		if id, ok := ipaths.Identify(d); ok && read[id] != "" {
 			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", d, read[id])}
 		}
 	}
@@ -105,12 +106,12 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 // killed run's) and the output directory itself, when it lies inside a
 // tree copied (a file PATH's directory holding --out).
 func skipInTree(out string) func(string, fs.DirEntry) bool {
-	outID, hasOut := catalog.Identify(out)
+	outID, hasOut := ipaths.Identify(out)
 	return func(p string, d fs.DirEntry) bool {
 		if !d.IsDir() {
 			return groupwrite.IsTemp(p)
 		}
-		id, ok := catalog.Identify(p)
+		id, ok := ipaths.Identify(p)
 		return hasOut && ok && id == outID
 	}
 }
@@ -139,15 +140,15 @@ func (r *runner) outDir(cat *catalog.Catalog, changed []*File) error {
 	}
 	// A copy that is a changed file under another name (a symlink, a
 	// hard link) carries the change, in the same group.
-	byID := map[catalog.FileID]*File{}
+	byID := map[ipaths.FileID]*File{}
 	for _, f := range changed {
-		if id, ok := catalog.Identify(f.Path); ok {
+		if id, ok := ipaths.Identify(f.Path); ok {
 			byID[id] = f
 		}
 	}
-	var copies []catalog.TreeFile
+	var copies []TreeFile
 	for _, c := range r.outPlan.copies {
-		if id, ok := catalog.Identify(c.Path); ok && byID[id] != nil && c.Left == "" && c.Refused == "" {
+		if id, ok := ipaths.Identify(c.Path); ok && byID[id] != nil && c.Left == "" && c.Refused == "" {
 			o := *byID[id]
 			o.Path, o.Old = dst[c.Path], nil
 			outs = append(outs, &o)

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/plan"
@@ -230,6 +231,11 @@ func (g *gen) catalog(n int) (string, string) {
 	for i := range mats {
 		mats[i] = kv{fmt.Sprintf("acmeCo/m%d", i), g.materialization(i)}
 	}
+	return g.source(mats)
+}
+
+// source writes the materializations mats as one random source file.
+func (g *gen) source(mats obj) (string, string) {
 	if g.r.IntN(3) == 0 {
 		var b strings.Builder
 		unit := g.pick("\t", "  ", "    ", "")
@@ -294,7 +300,7 @@ func TestPropertyMigration(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, name)
 		os.WriteFile(path, []byte(text), 0o644)
-		inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+		inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -325,8 +331,8 @@ func TestPropertyMigration(t *testing.T) {
 		newText := string(f.New)
 
 		// 1. The result re-parses, and differs only at the schedules.
-		before, _ := catalog.Parse(name, []byte(text), tree.DefaultLimits)
-		after, err := catalog.Parse(name, f.New, tree.DefaultLimits)
+		before, _ := tree.Parse(name, []byte(text), tree.DefaultLimits)
+		after, err := tree.Parse(name, f.New, tree.DefaultLimits)
 		if err != nil {
 			t.Fatalf("seed %d: result does not parse: %v\n%s", seed, err, newText)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -77,7 +78,7 @@ func TestPropertyMigrateWritesOnlyPublishableValues(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "flow.yaml")
 		os.WriteFile(path, []byte(b.String()), 0o644)
-		inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+		inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/catalog/tree"
 )
 
@@ -98,7 +99,7 @@ func yamlEquivalent(t testing.TB, name string, spec []byte) {
 	if err := strictYAML11(src); err != nil {
 		t.Errorf("not strict YAML 1.1: %v\n%.300s", err, src)
 	}
-	doc, err := catalog.Parse("flow.yaml", src, tree.DefaultLimits)
+	doc, err := tree.Parse("flow.yaml", src, tree.DefaultLimits)
 	if err != nil {
 		t.Fatalf("the source does not parse: %v\n%s", err, src)
 	}
@@ -265,7 +266,7 @@ func runTreeLimit(t *testing.T, rows []string, limit int) (dir string, sum *Summ
 	if err := os.WriteFile(dump, []byte(strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	inputs, err := catalog.Resolve([]string{dump}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dump}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func runTreeLimit(t *testing.T, rows []string, limit int) (dir string, sum *Summ
 // loadTree reads a source with the catalog reader.
 func loadTree(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +382,7 @@ func TestOutTreeLoadsWithTheCatalogReader(t *testing.T) {
 	}
 	// Loading the directory gives the same tasks, and a second migration
 	// of the tree finds nothing to do.
-	inputs, _ := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, _ := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	again, err := newMigrator(t, nil).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Format: "diff"}, io.Discard, io.Discard)
 	if err != nil || again.Pending != 0 || again.Tasks != len(wantIDs) || again.Actions["none"] != len(wantIDs) {
 		t.Errorf("second run: %v %+v", err, again)
@@ -419,7 +420,7 @@ func TestOutTreeRefusesToWriteOver(t *testing.T) {
 	outside := filepath.Join(work, "outside")
 	os.Mkdir(outside, 0o755)
 	os.Symlink(outside, filepath.Join(dir, "acmeCo/b"))
-	inputs, _ := catalog.Resolve([]string{dump}, catalog.DefaultOptions())
+	inputs, _ := input.Resolve([]string{dump}, catalog.DefaultOptions())
 	var errb bytes.Buffer
 	sum, err := newMigrator(t, nil).Run(inputs, RunOptions{Load: catalog.DefaultOptions(), Mode: OutTree, Out: dir}, io.Discard, &errb)
 	if err != nil || sum.Failed != 2 || sum.Written != 0 {

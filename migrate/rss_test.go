@@ -13,6 +13,7 @@ import (
 
 	dumpgen "github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -35,7 +36,7 @@ func liveHeap(t *testing.T, rows int) []uint64 {
 	reg := connector.Builtin()
 	opts := catalog.DefaultOptions()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{path}, opts)
+	inputs, err := input.Resolve([]string{path}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/plan"
@@ -34,6 +37,9 @@ type RunOptions struct {
 	Mode   Mode
 	Out    string // the directory or file of OutDir, OutFile and OutTree
 	Format string // "diff" or "json"
+	// Review makes the diff one for a person only (-o markdown):
+	// ReviewDiff, not Diff, for catalog files.
+	Review bool
 	// Limit, when positive, migrates at most this many tasks, the first
 	// in catalog name order; the rest are deferred.
 	Limit int
@@ -43,35 +49,46 @@ type RunOptions struct {
 	Force bool
 	// Hooks inject faults into the writes (tests); the zero value has none.
 	Hooks groupwrite.Hooks
-	// Record, when set, receives what a dry run would change, to be
-	// saved as a plan (migrate --plan, package savedplan): every task,
-	// every group of changed files in its rename order, every migrated
-	// dump row.
+	// Record, when set, receives what the run would change, in every
+	// mode: every task, every group of changed files in its rename order,
+	// every migrated dump row. It is how a dry run is saved as a plan
+	// (migrate --plan, package savedplan), and how apply replays the
+	// plan: a group or row it answers false to is neither shown nor
+	// written.
 	Record Recorder
+	// TaskSet, when not nil, is the fixed set of names this run may
+	// migrate (a saved plan's, in place of --limit): every other task
+	// that would migrate is deferred.
+	TaskSet []string
+	// Replay keeps the closing notes to the files written (a saved
+	// plan's apply, which says the rest itself).
+	Replay bool
 }
 
-// Recorder receives a dry run's changes (RunOptions.Record).
+// Recorder receives a run's changes (RunOptions.Record).
 type Recorder interface {
 	Task(t *Task)
 	// Group is one group of changed files, in the order they are
 	// renamed; refused says why the group cannot be written ("" when it
 	// can). A file refused alone (File.Err) comes as a group of one.
-	Group(files []*File, refused string)
-	// Row is one migrated row of the dump named dump.
-	Row(dump string, row *Row)
+	// The group is shown and written only when Group returns true.
+	Group(files []*File, refused string) bool
+	// Row is one migrated row of the dump named dump, shown and written
+	// only when Row returns true.
+	Row(dump string, row *Row) bool
 }
 
 // Summary is what a run did.
 type Summary struct {
-	Tasks    int            `json:"tasks"`
-	Disabled int            `json:"disabled,omitempty"` // of which with shards.disable (migrated all the same)
-	Actions  map[string]int `json:"actions"`
-	Pending  int            `json:"pending"` // files and dump rows with changes
-	Files    int            `json:"files"`   // of which files
-	Rows     int            `json:"rows"`    // of which dump rows
-	Written  int            `json:"written"`
-	Refused  int            `json:"refused"` // files or rows that could not be edited safely
-	Failed   int            `json:"failed"`  // files that could not be written
+	Tasks    int                 `json:"tasks"`
+	Disabled int                 `json:"disabled,omitempty"` // of which with shards.disable (migrated all the same)
+	Actions  map[plan.Action]int `json:"actions"`
+	Pending  int                 `json:"pending"` // files and dump rows with changes
+	Files    int                 `json:"files"`   // of which files
+	Rows     int                 `json:"rows"`    // of which dump rows
+	Written  int                 `json:"written"`
+	Refused  int                 `json:"refused"` // files or rows that could not be edited safely
+	Failed   int                 `json:"failed"`  // files that could not be written
 	// Unreadable counts the unreadable inputs and rows as census does
 	// (catalog.Catalog.Unreadable).
 	Unreadable int `json:"unreadable"`
@@ -104,12 +121,12 @@ type Summary struct {
 func (s *Summary) Deferred() int { return s.Actions[Deferred] }
 
 // Review is the number of tasks that need a person.
-func (s *Summary) Review() int { return s.Actions[string(plan.Review)] }
+func (s *Summary) Review() int { return s.Actions[plan.Review] }
 
 // Skipped is the number of tasks left on their connector's pacing on
 // purpose: V1 tasks (blocked-v1, without --enable-runtime-v2) and file
 // sinks without --zero-file-sinks (FileSinks of them).
-func (s *Summary) Skipped() int { return s.Actions[string(plan.Skip)] }
+func (s *Summary) Skipped() int { return s.Actions[plan.Skip] }
 
 // VerifySummary is the equivalence check over every migrated task.
 type VerifySummary struct {
@@ -188,7 +205,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		}
 		bw.Flush()
 	}()
-	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[string]int{}}, seen: map[string]bool{}, sinks: map[string]bool{}}
+	r := &runner{mg: mg, opts: opts, out: bw, errw: errw, sum: &Summary{Actions: map[plan.Action]int{}}, seen: map[string]bool{}, sinks: map[string]bool{}}
 	var sources []catalog.Input
 	for _, in := range inputs {
 		if len(in.Sources) > 0 {
@@ -201,7 +218,7 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.several = cat.Several
 		// Every user of each config file, from the whole root, once.
 		var notes []string
-		cat.Holders, notes = catalog.Users(sources, cat, r.opts.Load)
+		r.mg.Holders, notes = users.Users(sources, cat, r.opts.Load)
 		for _, n := range notes {
 			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
 		}
@@ -223,17 +240,20 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		r.json = &jsonReport{w: bw}
 		r.json.start()
 	}
-	if opts.Limit > 0 || opts.Mode == OutTree {
+	if (opts.Limit > 0 && opts.TaskSet == nil) || opts.Mode == OutTree {
 		// Two passes over the inputs (the wave's or the case clashes',
 		// then the migration): a database is read once, in one
 		// snapshot, and both passes read that.
-		release, err := catalog.HoldDB(inputs)
+		release, err := livespecs.HoldDB(inputs)
 		defer release()
 		if err != nil {
 			return r.sum, err
 		}
 	}
-	if opts.Limit > 0 {
+	switch {
+	case opts.TaskSet != nil:
+		r.mg.wave = fixedWave(opts.TaskSet)
+	case opts.Limit > 0:
 		if err := r.wave(inputs, cat); err != nil {
 			return r.sum, err
 		}
@@ -285,6 +305,10 @@ type runner struct {
 	// those of them counted, as tasks and as file sinks.
 	several     map[string][]*catalog.Materialization
 	seen, sinks map[string]bool
+	// hold is the longest connector hold of a task to migrate, and
+	// holdTask that task: a published change waits up to twice it.
+	hold     time.Duration
+	holdTask string
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -310,6 +334,9 @@ func (r *runner) task(t *Task) {
 		}
 	}
 	r.sum.Actions[t.Action]++
+	if t.Action == plan.Migrate && t.hold > r.hold {
+		r.hold, r.holdTask = t.hold, t.Task
+	}
 	if t.Disabled {
 		r.sum.Disabled++
 	}
@@ -319,7 +346,7 @@ func (r *runner) task(t *Task) {
 	if t.Action == Deferred {
 		if len(r.defers) < 20 {
 			line := t.line()
-			if strings.HasPrefix(t.Reason, "deferred by --limit") {
+			if t.Cause == plan.CauseLimit {
 				line = line[:strings.LastIndex(line, "): ")+1] // the reason is said once, above
 			}
 			r.defers = append(r.defers, "  "+line)
@@ -327,14 +354,14 @@ func (r *runner) task(t *Task) {
 			r.moreDef++
 		}
 	}
-	if t.Action == string(plan.Review) || t.Action == string(plan.Skip) {
-		if plan.NeedsZeroFileSinks(plan.Action(t.Action), t.Reason) && !r.sinks[t.Task] {
+	if t.Action == plan.Review || t.Action == plan.Skip {
+		if plan.NeedsZeroFileSinks(t.Action, t.Cause) && !r.sinks[t.Task] {
 			r.sum.FileSinks++
 			if _, ok := r.several[t.Task]; ok {
 				r.sinks[t.Task] = true // a name counts once
 			}
 		}
-		if plan.IsUnpacedV1(plan.Action(t.Action), t.Reason) {
+		if plan.IsUnpacedV1(t.Action, t.Cause) {
 			r.sum.UnpacedV1++
 		}
 		r.reasons.add(t, r.json != nil)
@@ -351,7 +378,7 @@ func (r *runner) task(t *Task) {
 	if r.json != nil {
 		r.json.task(t)
 	}
-	if t.Action == string(plan.Migrate) {
+	if t.Action == plan.Migrate {
 		r.changes.add(t)
 	}
 	if r.opts.Record != nil {
@@ -365,7 +392,7 @@ func (r *runner) task(t *Task) {
 func ownDirRoots(inputs []catalog.Input) []string {
 	var out []string
 	for _, in := range inputs {
-		if in.RootWhy == catalog.RootOwnDir && !slices.Contains(out, in.Root) {
+		if in.RootWhy == input.RootOwnDir && !slices.Contains(out, in.Root) {
 			out = append(out, in.Root)
 		}
 	}

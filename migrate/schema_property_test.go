@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -160,7 +161,7 @@ func TestMigratedSchedulesFitFlowsSchema(t *testing.T) {
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+		inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +179,7 @@ func TestMigratedSchedulesFitFlowsSchema(t *testing.T) {
 				t.Fatalf("seed %d: %s not migrated: %+v", seed, task.Task, task)
 			}
 		}
-		after, err := catalog.Parse("flow.yaml", res.Files[0].New, tree.DefaultLimits)
+		after, err := tree.Parse("flow.yaml", res.Files[0].New, tree.DefaultLimits)
 		if err != nil {
 			t.Fatal(err)
 		}

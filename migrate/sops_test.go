@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/internal/testreq"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -109,7 +111,7 @@ func effective(t *testing.T, cfg string) map[string]any {
 		t.Fatal(err)
 	}
 	src, _ := os.ReadFile(cfg)
-	doc, err := catalog.Parse(cfg, src, catalog.DefaultOptions().Limits)
+	doc, err := tree.Parse(cfg, src, catalog.DefaultOptions().Limits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +201,7 @@ func TestSealedWholeDocumentEncryptedScheduleNeedsReview(t *testing.T) {
 	before, _ := os.ReadFile(cfg)
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg}, Registry: reg}
-	inputs, _ := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, _ := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	res := mg.Catalog(catalog.Load(inputs, catalog.DefaultOptions()))
 	if len(res.Tasks) != 1 || res.Tasks[0].Action != "review" || !strings.Contains(res.Tasks[0].Reason, "encrypted") {
 		t.Fatalf("tasks = %+v", res.Tasks)
@@ -265,7 +267,7 @@ func TestSealedFileSinkMigratesPlaintextDoesNot(t *testing.T) {
 	}
 	reg := connector.Builtin()
 	mg := &Migrator{Planner: &plan.Planner{Registry: reg, Options: plan.Options{ZeroFileSinks: true}}, Registry: reg}
-	inputs, err := catalog.Resolve([]string{dir}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{dir}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

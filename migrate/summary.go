@@ -7,18 +7,23 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 // summary writes the closing notes to standard error.
 func (r *runner) summary() {
 	s := r.sum
 	acts := make([]string, 0, len(s.Actions))
-	counts := map[string]int{"migrate": s.Actions["migrate"], Deferred: s.Deferred(), "review": s.Review(), "skip": s.Skipped() - s.FileSinks, "file-sinks": s.FileSinks, "none": s.Actions["none"]}
-	for _, a := range []string{"migrate", Deferred, "review", "skip", "file-sinks", "none"} {
+	// fileSinks counts, apart from the other skips, the file sinks left
+	// for want of --zero-file-sinks.
+	const fileSinks plan.Action = "file-sinks"
+	counts := map[plan.Action]int{plan.Migrate: s.Actions[plan.Migrate], Deferred: s.Deferred(), plan.Review: s.Review(), plan.Skip: s.Skipped() - s.FileSinks, fileSinks: s.FileSinks, plan.None: s.Actions[plan.None]}
+	for _, a := range []plan.Action{plan.Migrate, Deferred, plan.Review, plan.Skip, fileSinks, plan.None} {
 		if n := counts[a]; n > 0 {
-			acts = append(acts, fmt.Sprintf("%d %s", n, map[string]string{"migrate": "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), "review": "need review", "skip": "skipped (V1)", "file-sinks": "skipped (file sinks: --zero-file-sinks)", "none": "with nothing to do"}[a]))
+			acts = append(acts, fmt.Sprintf("%d %s", n, map[plan.Action]string{plan.Migrate: "to migrate", Deferred: fmt.Sprintf("deferred (--limit %d)", r.opts.Limit), plan.Review: report.Plural(n, "needs review", "need review"), plan.Skip: "skipped (V1)", fileSinks: "skipped (file sinks: --zero-file-sinks)", plan.None: "with nothing to do"}[a]))
 		}
 	}
 	line := fmt.Sprintf("migrate: %d %s", s.Tasks, report.Plural(s.Tasks, "materialization", "materializations"))
@@ -57,15 +62,33 @@ func (r *runner) summary() {
 	// The files written, one a line (as kubectl apply lists what it
 	// configured), before the line that sums them up; --quiet keeps
 	// that line alone.
-	sort.Strings(r.wrote)
-	for _, p := range r.wrote {
+	shown := make([]string, len(r.wrote))
+	for i, p := range r.wrote {
+		shown[i] = paths.Display(p)
+	}
+	sort.Strings(shown)
+	for _, p := range shown {
 		r.note("written: %s", report.Escape(p))
+	}
+	if r.opts.Replay {
+		if p := r.published; p != nil {
+			r.note("publish each task: %s\nor all at once:    %s", report.Escape(p.Each), report.Escape(p.All))
+		}
+		return
 	}
 	fmt.Fprintln(r.errw, line)
 	if r.json == nil {
 		if text := ChangeLines(r.changes.list()); text != "" {
 			r.note("%s", text)
 		}
+	}
+	if r.hold > 0 {
+		// Flow applies a changed spec once the task has acknowledged
+		// its outstanding transactions: the current one and the
+		// pipelined one, each held by the connector (Flow's docs,
+		// "Materialization sync schedule").
+		r.note("after publishing: a task takes on its change only once its connector has acknowledged the transactions in flight, up to twice its longest delay (%s for %s, whose connector holds a commit up to %s), and sync-now cannot shorten that; to apply a change at once, disable the task and enable it again",
+			connector.FormatDelay(2*r.hold), report.Escape(r.holdTask), connector.FormatDelay(r.hold))
 	}
 	if r.opts.Mode == OutTree {
 		if p := r.published; p != nil {
@@ -99,7 +122,7 @@ func (r *runner) noteReasons(act plan.Action) {
 	var gs []*ReasonGroup
 	n := 0
 	for _, g := range r.reasons.sorted() {
-		if g.Action == string(act) {
+		if g.Action == act {
 			gs = append(gs, g)
 			n += g.Count
 		}
@@ -128,26 +151,43 @@ const textTasks = 20
 // ReasonGroup is the tasks that need review, or were skipped, for one
 // reason.
 type ReasonGroup struct {
-	Action string   `json:"action"` // review or skip
-	Reason string   `json:"reason"`
-	Count  int      `json:"count"`
-	Tasks  []string `json:"tasks,omitempty"` // every one (-o json)
-	lines  []string // the first textTasks, placed, for the text
+	Action plan.Action `json:"action"` // review or skip
+	Reason string      `json:"reason"`
+	Count  int         `json:"count"`
+	Tasks  []string    `json:"tasks,omitempty"` // every one (-o json)
+	lines  []string    // the first textTasks, placed, for the text
+}
+
+// reasonKey is a group's action and reason.
+type reasonKey struct {
+	action plan.Action
+	reason string
 }
 
 // reasons groups tasks by action and reason, in the order first seen.
 type reasons struct {
-	by    map[[2]string]*ReasonGroup
+	by    map[reasonKey]*ReasonGroup
 	order []*ReasonGroup
 }
 
+// Reasons groups tasks that need review or were skipped by reason as
+// they stream by (the run's notes do, and a saved plan's Markdown).
+type Reasons struct{ rs reasons }
+
+// Add counts t under its reason, and returns its group.
+func (r *Reasons) Add(t *Task) *ReasonGroup { return r.rs.add(t, false) }
+
+// Sorted are the groups, review before skip, most tasks first, then by
+// reason.
+func (r *Reasons) Sorted() []*ReasonGroup { return r.rs.sorted() }
+
 // add counts t under its reason; all keeps every task's name (-o json).
-func (rs *reasons) add(t *Task, all bool) {
-	key := [2]string{t.Action, t.Reason}
+func (rs *reasons) add(t *Task, all bool) *ReasonGroup {
+	key := reasonKey{t.Action, t.Reason}
 	g := rs.by[key]
 	if g == nil {
 		if rs.by == nil {
-			rs.by = map[[2]string]*ReasonGroup{}
+			rs.by = map[reasonKey]*ReasonGroup{}
 		}
 		g = &ReasonGroup{Action: t.Action, Reason: t.Reason}
 		rs.by[key] = g
@@ -160,6 +200,7 @@ func (rs *reasons) add(t *Task, all bool) {
 	if all {
 		g.Tasks = append(g.Tasks, t.Task)
 	}
+	return g
 }
 
 // sorted are the groups, review before skip, most tasks first, then by
@@ -169,7 +210,7 @@ func (rs *reasons) sorted() []*ReasonGroup {
 	sort.SliceStable(gs, func(i, j int) bool {
 		a, b := gs[i], gs[j]
 		if a.Action != b.Action {
-			return a.Action == string(plan.Review)
+			return a.Action == plan.Review
 		}
 		if a.Count != b.Count {
 			return a.Count > b.Count

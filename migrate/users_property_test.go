@@ -12,6 +12,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -236,7 +237,7 @@ func (ut *usersTree) paced(t *testing.T, dir string, inPlace bool) map[string]bo
 	}
 	opts := catalog.DefaultOptions()
 	opts.Root = dir
-	inputs, err := catalog.Resolve([]string{dir}, opts)
+	inputs, err := input.Resolve([]string{dir}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func (r usersRun) do(t *testing.T, dir string) (out string, msg string) {
 	for _, p := range r.paths {
 		paths = append(paths, filepath.Join(dir, p))
 	}
-	inputs, err := catalog.Resolve(paths, opts)
+	inputs, err := input.Resolve(paths, opts)
 	if err != nil {
 		return "", err.Error() // a PATH with no source: nothing to run
 	}

@@ -6,13 +6,14 @@ import (
 	"sort"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
 
 // Deferred is the action of a task that would migrate but is left for a
 // later run by --limit.
-const Deferred = "defer"
+const Deferred plan.Action = "defer"
 
 // wave is the set of tasks one run migrates under --limit N: the first N
 // tasks that would migrate, in catalog name order (docs/behaviour.md §9). Tasks
@@ -24,6 +25,18 @@ type wave struct {
 	// why is the deferral reason of the tasks of a group that alone is
 	// larger than the limit.
 	why map[string]string
+	// fixed is a saved plan's task set, taken whole (RunOptions.TaskSet).
+	fixed bool
+}
+
+// fixedWave is the wave of a saved plan's task set: those names and no
+// other.
+func fixedWave(names []string) *wave {
+	w := &wave{take: map[string]bool{}, why: map[string]string{}, fixed: true}
+	for _, n := range names {
+		w.take[n] = true
+	}
+	return w
 }
 
 // candidate is a task that would migrate, and the group it moves with.
@@ -72,15 +85,18 @@ func newWave(limit int, cands []candidate) *wave {
 }
 
 // defers reports whether a task that would migrate is left for a later
-// run, and why.
-func (w *wave) defers(name string) (string, bool) {
+// run, and why: plan.CauseLimit when only --limit's count leaves it.
+func (w *wave) defers(name string) (plan.Cause, string, bool) {
 	if w == nil || w.take[name] {
-		return "", false
+		return plan.CauseNone, "", false
 	}
 	if why := w.why[name]; why != "" {
-		return why, true
+		return plan.CauseMigrate, why, true
 	}
-	return fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
+	if w.fixed {
+		return plan.CauseTaskSet, "deferred: not in the saved plan's task set", true
+	}
+	return plan.CauseLimit, fmt.Sprintf("deferred by --limit %d: this run migrates the first %d in catalog name order; run again for the next wave", w.limit, w.limit), true
 }
 
 // oversized reports whether a task is deferred because its group is
@@ -90,14 +106,14 @@ func (w *wave) oversized(name string) bool {
 }
 
 // deferDecision turns a decision into a deferral.
-func deferDecision(d *plan.Decision, reason string) {
-	d.Action, d.Reason = plan.Action(Deferred), reason
+func deferDecision(d *plan.Decision, cause plan.Cause, reason string) {
+	d.Action, d.Cause, d.Reason = Deferred, cause, reason
 	d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = nil, false, false, false, false
 }
 
 // catalogCandidates are the tasks of a catalog that would migrate, with
 // the groups that share a config file. plan has already held back every
-// file with a user outside the run (cat.Holders: the users come from the
+// file with a user outside the run (mg.Holders: the users come from the
 // whole root), so a group here holds every user of its files: the wave
 // takes or defers it as one, never part of it.
 func (mg *Migrator) catalogCandidates(cat *catalog.Catalog) []candidate {
@@ -151,8 +167,8 @@ func (mg *Migrator) catalogCandidates(cat *catalog.Catalog) []candidate {
 }
 
 // dumpCandidates are the rows of a dump that would migrate.
-func (mg *Migrator) dumpCandidates(r io.Reader, name string, opts catalog.DumpOptions, add func(string)) error {
-	return catalog.ScanDump(r, name, opts, func(rr *catalog.RowResult) string {
+func (mg *Migrator) dumpCandidates(r io.Reader, name string, opts livespecs.DumpOptions, add func(string)) error {
+	return livespecs.ScanDump(r, name, opts, func(rr *livespecs.RowResult) string {
 		if rr.Mat == nil {
 			return ""
 		}

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/estuary/schedtool/plan"
 )
 
 // newWave takes the first tasks in name order, groups whole; a group that
@@ -61,14 +63,15 @@ func TestNewWave(t *testing.T) {
 			t.Errorf("limit %d over %v: take %v, why %v; want %q, %q", tc.limit, tc.cands, take, why, tc.take, tc.why)
 		}
 		for _, c := range tc.cands {
-			reason, deferred := w.defers(c.name)
-			if deferred == w.take[c.name] || (deferred && !strings.Contains(reason, fmt.Sprintf("--limit %d", tc.limit))) {
+			cause, reason, deferred := w.defers(c.name)
+			if deferred == w.take[c.name] || (deferred && !strings.Contains(reason, fmt.Sprintf("--limit %d", tc.limit))) ||
+				(deferred && (cause == plan.CauseLimit) != (w.why[c.name] == "")) {
 				t.Errorf("limit %d: %s deferred %v (%q), taken %v", tc.limit, c.name, deferred, reason, w.take[c.name])
 			}
 		}
 	}
 	var none *wave
-	if _, ok := none.defers("x"); ok {
+	if _, _, ok := none.defers("x"); ok {
 		t.Error("no --limit defers a task")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 )
 
 // wave picks the tasks of this run under --limit: a first pass over the
@@ -16,8 +17,8 @@ func (r *runner) wave(inputs []catalog.Input, cat *catalog.Catalog) error {
 	if cat != nil {
 		cands = r.mg.catalogCandidates(cat)
 	}
-	dopts := catalog.DumpOptions{Options: r.opts.Load}
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	dopts := livespecs.DumpOptions{Options: r.opts.Load}
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		return r.mg.dumpCandidates(rd, name, dopts, func(n string) { cands = append(cands, candidate{name: n}) })
 	})
 	if err != nil {
@@ -38,8 +39,8 @@ func (r *runner) candidates(inputs []catalog.Input) ([]string, error) {
 		return r.cands, nil
 	}
 	var names []string
-	dopts := catalog.DumpOptions{Options: r.opts.Load}
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	dopts := livespecs.DumpOptions{Options: r.opts.Load}
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		return r.mg.dumpCandidates(rd, name, dopts, func(n string) { names = append(names, n) })
 	})
 	return names, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/migrate"
@@ -109,7 +110,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 
 			// explain
 			e := explain.Explain(m, planner, at, 3)
-			if e.Holds != d.Holds() || e.Status != string(d.Status) {
+			if e.Holder != d.Holds() || e.Holds != d.Holds().String() || e.Status != string(d.Status) {
 				t.Errorf("%s: explain holds %q status %q, decision %q %q", where, e.Holds, e.Status, d.Holds(), d.Status)
 			}
 			if want := delayText(d); e.Delay != want {
@@ -207,7 +208,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 			if paced(before) && !paced(now) {
 				t.Errorf("%s: unpaced by migrate: %s (%s) became %s (%s)", where, before.Status, before.Holds(), now.Status, now.Holds())
 			}
-			if actions[m.Name].Action == string(plan.Migrate) && now.Status != plan.StatusMigrated {
+			if actions[m.Name].Action == plan.Migrate && now.Status != plan.StatusMigrated {
 				t.Errorf("%s: migrated, yet %s (%s)", where, now.Status, now.Reason)
 			}
 		}
@@ -224,7 +225,7 @@ func TestOneDecisionEveryCommand(t *testing.T) {
 
 func load(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	in, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

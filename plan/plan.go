@@ -44,6 +44,46 @@ const (
 	Review  Action = "review"  // a person must decide; Reason says why
 )
 
+// Cause is why a task needs review or is skipped, or what a note on
+// another action is about: what commands compare, where Reason is the
+// text they print.
+type Cause string
+
+const (
+	CauseNone Cause = ""
+	// Skips.
+	CauseBlockedV1       Cause = "blocked-v1"        // BlockedV1Reason
+	CauseUnpacedV1       Cause = "unpaced-v1"        // UnpacedV1Reason
+	CauseFileSink        Cause = "file-sink"         // FileSinkNote: needs --zero-file-sinks
+	CauseFileSinkStacked Cause = "file-sink-stacked" // FileSinkStackedNote: needs --zero-file-sinks
+	// Reviews.
+	CauseBrokenModel       Cause = "broken-model"        // BrokenModelReason
+	CausePlaintextFileSink Cause = "plaintext-file-sink" // PlaintextFileSinkReason
+	CauseSecret            Cause = "secret"              // SecretReason
+	CauseSealed            Cause = "sealed"              // encrypted without an overlay
+	CauseInvalid           Cause = "invalid"             // the connector schedule is invalid
+	CauseNoConversion      Cause = "no-conversion"       // no conversion for its kind
+	CauseOldTag            Cause = "old-tag"             // the tag takes only advanced.updateDelay
+	CauseRefusedModel      Cause = "refused-model"       // the converted schedule is not one Flow accepts
+	CauseConflict          Cause = "conflict"            // choose with --resolve
+	CauseRefusedSpec       Cause = "refused-spec"        // Flow refuses the spec as it is
+	CauseKeyVariants       Cause = "key-variants"        // schedule keys spelled another way
+	// CauseMigrate: migrate cannot make the change (a file it cannot
+	// edit safely, a user of a file outside the run, --limit).
+	CauseMigrate Cause = "migrate"
+	// CauseLimit: migrate leaves the task for a later wave of --limit.
+	CauseLimit Cause = "limit"
+	// CauseTaskSet: a saved plan's replay leaves out a task not in the
+	// plan's task set (one added since the plan).
+	CauseTaskSet Cause = "task-set"
+	// Notes on a migration or on nothing to do.
+	CauseMovedToV2 Cause = "moved-to-v2" // UnpacedV1Fix
+	CauseResolved  Cause = "resolved"    // --resolve chose
+	CauseFinish    Cause = "finish"      // FinishNote
+	CauseDeferral  Cause = "deferral"    // DeferredNote
+	CauseLocalZone Cause = "local-zone"  // LocalNote
+)
+
 // Options are migrate's choices (docs/behaviour.md §7).
 type Options struct {
 	Absent        string // "preserve" (default) or "drop"
@@ -52,6 +92,12 @@ type Options struct {
 	// EnableRuntimeV2 plans a V1 task with a connector delay as a V2 one,
 	// and moves it to the V2 runtime in the same change (docs/behaviour.md §7).
 	EnableRuntimeV2 bool
+	// UpgradeImages plans each task as if its image were at the newest
+	// tag the registry names for it (connector.Entry.NewestTag), upgraded
+	// in the same change as its migration: census's
+	// dry run of an image upgrade (docs/behaviour.md §8). migrate never
+	// changes a tag, so no command of its sets it.
+	UpgradeImages bool
 }
 
 // Decision is the plan of one materialization: its State (the one
@@ -65,7 +111,8 @@ type Decision struct {
 
 	Situation Situation
 	Action    Action
-	Reason    string // why Review or Skip, or a note
+	Cause     Cause  // why Review or Skip, or what the note is about
+	Reason    string // Cause as the user reads it
 
 	// Model is the model schedule to write (nil: leave the model as it is).
 	Model *model.Spec
@@ -106,7 +153,7 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 	// A task migrate converts, now or once given --zero-file-sinks: what
 	// Flow refuses, or a key the connector reads another way, makes it a
 	// task for a person whatever the flags.
-	converts := d.Action == Migrate || NeedsZeroFileSinks(d.Action, d.Reason)
+	converts := d.Action == Migrate || d.NeedsZeroFileSinks()
 	if converts {
 		// Flow refuses the spec as it is: a migration would be refused
 		// too, or would paper over a value nobody has decided (flags: "x").
@@ -115,14 +162,14 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 			if d.EnableRuntimeV2 && sp.RuntimeFlag() {
 				continue
 			}
-			d.review("Flow refuses the spec as it is (" + sp.Describe() + "); fix that first")
+			d.review(CauseRefusedSpec, "Flow refuses the spec as it is ("+sp.Describe()+"); fix that first")
 			return d
 		}
 	}
 	if converts && (d.ZeroConnector || d.RemoveUpdateDelay || d.Action != Migrate) && len(d.Result.KeyVariants) > 0 {
 		// The connector reads keys case-insensitively: writing the
 		// sanctioned spelling beside another would merge the two.
-		d.review("the connector config spells its schedule keys differently (" + strings.Join(d.Result.KeyVariants, ", ") + "), which the connector reads case-insensitively; rename them to their documented spelling first")
+		d.review(CauseKeyVariants, "the connector config spells its schedule keys differently ("+strings.Join(d.Result.KeyVariants, ", ")+"), which the connector reads case-insensitively; rename them to their documented spelling first")
 	}
 	return d
 }
@@ -130,9 +177,9 @@ func (p *Planner) Decide(m *catalog.Materialization) Decision {
 // review turns a migration into a task for a person, for reason: nothing
 // of the migration is left to write. A task that would have been ready
 // then needs review.
-func (d *Decision) review(reason string) {
+func (d *Decision) review(cause Cause, reason string) {
 	d.Action, d.Model, d.ZeroConnector, d.RemoveUpdateDelay, d.ReplaceModel, d.EnableRuntimeV2 = Review, nil, false, false, false, false
-	d.Reason = reason
+	d.Cause, d.Reason = cause, reason
 	if d.Status == StatusReady || d.Status == StatusReadyNeedsFlag {
 		d.Status = StatusNeedsReview
 	}
@@ -140,6 +187,9 @@ func (d *Decision) review(reason string) {
 
 func (p *Planner) decide(m *catalog.Materialization) Decision {
 	d := Decision{State: StateOf(m, p.Registry)}
+	if p.Options.UpgradeImages {
+		d.State = d.upgraded()
+	}
 	if d.Entry == nil {
 		d.Situation, d.Action = NotScheduling, None
 		return d
@@ -149,7 +199,7 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 		// 0: no working model schedule, whatever the connector says:
 		// zeroing the connector beside it would leave the task unpaced.
 		d.Status, d.Situation, d.Action = StatusNeedsReview, BrokenModel, Review
-		d.Reason = BrokenModelReason(d.ModelProblem)
+		d.Cause, d.Reason = CauseBrokenModel, BrokenModelReason(d.ModelProblem)
 		return d
 	}
 	if !d.V2 && (!d.ZeroDelay() || d.HasModel) {
@@ -162,7 +212,7 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 			switch {
 			case v.Situation == Migrated:
 				// Only the flag is missing.
-				v.Situation, v.Action, v.Reason = BlockedV1, Migrate, UnpacedV1Fix
+				v.Situation, v.Action, v.Cause, v.Reason = BlockedV1, Migrate, CauseMovedToV2, UnpacedV1Fix
 				v.EnableRuntimeV2 = true
 			case v.Action == Migrate:
 				v.EnableRuntimeV2 = true
@@ -170,9 +220,9 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 			return v
 		}
 		d.Status, d.Situation, d.Action = StatusBlockedV1, BlockedV1, Skip
-		d.Reason = BlockedV1Reason
+		d.Cause, d.Reason = CauseBlockedV1, BlockedV1Reason
 		if d.ZeroDelay() {
-			d.Reason = UnpacedV1Reason
+			d.Cause, d.Reason = CauseUnpacedV1, UnpacedV1Reason
 		}
 		return d
 	}
@@ -191,8 +241,8 @@ const UnpacedV1Fix = "a V1 task with a materialization syncSchedule and no conne
 
 // IsUnpacedV1 reports whether a task was skipped as a V1 task that
 // nothing paces (UnpacedV1Reason).
-func IsUnpacedV1(action Action, reason string) bool {
-	return action == Skip && reason == UnpacedV1Reason
+func IsUnpacedV1(action Action, cause Cause) bool {
+	return action == Skip && cause == CauseUnpacedV1
 }
 
 // BrokenModelReason is why a task whose model schedule does not work
@@ -217,7 +267,7 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
 	case zero && d.HasModel:
 		d.Status, d.Situation, d.Action = StatusMigrated, Migrated, None
 		if d.Deferred && res.Known && res.Delay > 0 {
-			d.Reason = DeferredNote(d.Tag)
+			d.Cause, d.Reason = CauseDeferral, DeferredNote(d.Tag)
 		}
 		return d
 	case zero:
@@ -231,16 +281,16 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
 		case res.Family == connector.FamilySyncSchedule:
 			d.Action, d.ZeroConnector = Migrate, true
 		case !ZeroPublishable(m, p.Registry, d.Entry):
-			d.Action, d.Reason = Review, PlaintextFileSinkReason(p.Registry, d.Entry)
+			d.Action, d.Cause, d.Reason = Review, CausePlaintextFileSink, PlaintextFileSinkReason(p.Registry, d.Entry)
 		case p.Options.ZeroFileSinks:
 			d.Action, d.ZeroConnector = Migrate, true
 		default:
-			d.Action, d.Reason = Skip, FileSinkStackedNote
+			d.Action, d.Cause, d.Reason = Skip, CauseFileSinkStacked, FileSinkStackedNote
 		}
 		return d
 	}
-	if reason := unconvertible(&d.State); reason != "" {
-		d.Status, d.Situation, d.Action, d.Reason = StatusNeedsReview, Unconvertible, Review, reason
+	if cause, reason := unconvertible(&d.State); reason != "" {
+		d.Status, d.Situation, d.Action, d.Cause, d.Reason = StatusNeedsReview, Unconvertible, Review, cause, reason
 		return d
 	}
 	d = p.convert(d, m, p.intervalText(m, d))
@@ -249,7 +299,7 @@ func (p *Planner) decideV2(d Decision, m *catalog.Materialization) Decision {
 		d.Status = StatusReadyNeedsFlag
 	case d.Action == Migrate:
 		d.Status = StatusReady
-	case NeedsZeroFileSinks(d.Action, d.Reason):
+	case d.NeedsZeroFileSinks():
 		d.Status = StatusReadyNeedsFlag
 	default:
 		d.Status = StatusNeedsReview
@@ -304,23 +354,23 @@ func (p *Planner) intervalText(m *catalog.Materialization, d Decision) string {
 }
 
 // unconvertible says why a connector schedule cannot be moved, or "".
-func unconvertible(s *State) string {
+func unconvertible(s *State) (Cause, string) {
 	res := s.Result
 	switch {
 	case res.Kind == connector.KindSecret:
-		return SecretReason(s.Secrets)
+		return CauseSecret, SecretReason(s.Secrets)
 	case res.Kind == connector.KindSealed:
-		return "the connector schedule is encrypted (sops) and no sops.overlay gives it in plaintext: its value is unknown"
+		return CauseSealed, "the connector schedule is encrypted (sops) and no sops.overlay gives it in plaintext: its value is unknown"
 	case res.Kind == connector.KindInvalid:
 		msg := "the connector schedule is invalid"
 		for _, pr := range res.Problems {
 			if pr.Kind == connector.ProblemInvalid {
-				return msg + ": " + pr.Msg
+				return CauseInvalid, msg + ": " + pr.Msg
 			}
 		}
-		return msg
+		return CauseInvalid, msg
 	}
-	return ""
+	return CauseNone, ""
 }
 
 // convert plans a V2 task without a model schedule whose connector delays.
@@ -343,7 +393,7 @@ func (p *Planner) convert(d Decision, m *catalog.Materialization, text string) D
 		d.Situation, d.ZeroConnector = Alternating, true
 		d.Model = AlternatingModel(res.Schedule)
 		if res.Schedule.Spec.Timezone == "Local" {
-			d.Reason = LocalNote
+			d.Cause, d.Reason = CauseLocalZone, LocalNote
 		}
 	case connector.KindUpdateDelay:
 		d.Situation = UpdateDelay
@@ -351,7 +401,7 @@ func (p *Planner) convert(d Decision, m *catalog.Materialization, text string) D
 		if d.Entry.AcceptsSyncSchedule(d.Tag) {
 			d.RemoveUpdateDelay, d.ZeroConnector = true, true
 		} else {
-			d.Action = Review
+			d.Action, d.Cause = Review, CauseOldTag
 			d.Reason = fmt.Sprintf("image tag %q takes only advanced.updateDelay (syncSchedule arrived in %s): removing the delay needs an image upgrade first", d.Tag, d.Entry.UpdateDelayBefore)
 			d.Model = nil
 		}
@@ -370,15 +420,15 @@ func (p *Planner) convert(d Decision, m *catalog.Materialization, text string) D
 		case !ZeroPublishable(m, p.Registry, d.Entry):
 			// The zero is off the enum of a plaintext config: the
 			// control plane refuses it, whatever the flags.
-			d.Action, d.Model, d.ZeroConnector, d.Reason = Review, nil, false, PlaintextFileSinkReason(p.Registry, d.Entry)
+			d.Action, d.Model, d.ZeroConnector, d.Cause, d.Reason = Review, nil, false, CausePlaintextFileSink, PlaintextFileSinkReason(p.Registry, d.Entry)
 		case !p.Options.ZeroFileSinks:
 			// The model schedule alone would stack on the interval the
 			// connector requires: the sink is left as it is.
-			d.Action, d.Model, d.ZeroConnector, d.Reason = Skip, nil, false, FileSinkNote
+			d.Action, d.Model, d.ZeroConnector, d.Cause, d.Reason = Skip, nil, false, CauseFileSink, FileSinkNote
 		}
 		return d
 	default:
-		d.Situation, d.Action = Unconvertible, Review
+		d.Situation, d.Action, d.Cause = Unconvertible, Review, CauseNoConversion
 		d.Reason = "no conversion for a connector schedule of kind " + string(res.Kind)
 		return d
 	}
@@ -407,7 +457,7 @@ func (p *Planner) check(d Decision) Decision {
 	}
 	if err != nil {
 		d.Situation, d.Action, d.Model = Unconvertible, Review, nil
-		d.ZeroConnector, d.RemoveUpdateDelay = false, false
+		d.ZeroConnector, d.RemoveUpdateDelay, d.Cause = false, false, CauseRefusedModel
 		d.Reason = "the converted schedule is not one Flow accepts: " + err.Error()
 	}
 	return d
@@ -418,28 +468,28 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 	if len(d.Secrets) > 0 {
 		// Whatever --resolve says: zeroing the connector would write
 		// under a location the secret overwrites at task start.
-		d.Action, d.Reason = Review, SecretReason(d.Secrets)
+		d.Action, d.Cause, d.Reason = Review, CauseSecret, SecretReason(d.Secrets)
 		return d
 	}
 	switch p.Options.Resolve {
 	case "model":
 		d.Action, d.ZeroConnector = Migrate, true
 		d.RemoveUpdateDelay = d.Result.Kind == connector.KindUpdateDelay && d.Entry.AcceptsSyncSchedule(d.Tag)
-		d.Reason = "--resolve=model: the materialization schedule stays, the connector's is zeroed"
+		d.Cause, d.Reason = CauseResolved, "--resolve=model: the materialization schedule stays, the connector's is zeroed"
 		if d.Result.Kind == connector.KindUpdateDelay && !d.RemoveUpdateDelay {
-			d.Action, d.ZeroConnector = Review, false
+			d.Action, d.ZeroConnector, d.Cause = Review, false, CauseOldTag
 			d.Reason = "--resolve=model, but this image tag takes only advanced.updateDelay: upgrade the image first"
 		}
 		return d
 	case "connector":
-		if reason := unconvertible(&d.State); reason != "" {
-			d.Action, d.Reason = Review, "--resolve=connector, but "+reason
+		if cause, reason := unconvertible(&d.State); reason != "" {
+			d.Action, d.Cause, d.Reason = Review, cause, "--resolve=connector, but "+reason
 			return d
 		}
 		c := p.convert(Decision{State: d.State, Status: d.Status}, m, p.intervalText(m, d))
 		c.Situation, c.ReplaceModel = Conflict, c.Model != nil
 		if c.Action == Migrate {
-			c.Reason = "--resolve=connector: the connector's schedule replaces the materialization schedule"
+			c.Cause, c.Reason = CauseResolved, "--resolve=connector: the connector's schedule replaces the materialization schedule"
 		}
 		return c
 	}
@@ -449,10 +499,10 @@ func (p *Planner) conflict(d Decision, m *catalog.Materialization) Decision {
 		// task stayed paced). Both --resolve choices give the same result.
 		d.Action, d.ZeroConnector = Migrate, true
 		d.RemoveUpdateDelay = d.Result.Kind == connector.KindUpdateDelay
-		d.Reason = FinishNote
+		d.Cause, d.Reason = CauseFinish, FinishNote
 		return d
 	}
-	d.Action = Review
+	d.Action, d.Cause = Review, CauseConflict
 	d.Reason = "both a materialization syncSchedule and a configured connector schedule (the build rejects this); choose with --resolve=model or --resolve=connector"
 	return d
 }
@@ -467,10 +517,14 @@ const FileSinkNote = "a file sink: a materialization syncSchedule beside the int
 const FileSinkStackedNote = "a file sink whose interval stacks on its materialization syncSchedule: --zero-file-sinks sets the interval to 0s (outside its published values)"
 
 // NeedsZeroFileSinks reports whether a task was skipped for want of
-// --zero-file-sinks (a reason of FileSinkNote or FileSinkStackedNote).
-func NeedsZeroFileSinks(action Action, reason string) bool {
-	return action == Skip && (reason == FileSinkNote || reason == FileSinkStackedNote)
+// --zero-file-sinks (a cause of CauseFileSink or CauseFileSinkStacked).
+func NeedsZeroFileSinks(action Action, cause Cause) bool {
+	return action == Skip && (cause == CauseFileSink || cause == CauseFileSinkStacked)
 }
+
+// NeedsZeroFileSinks reports whether d skips a task for want of
+// --zero-file-sinks.
+func (d *Decision) NeedsZeroFileSinks() bool { return NeedsZeroFileSinks(d.Action, d.Cause) }
 
 // FinishNote explains a conflict that migrate finishes on its own.
 const FinishNote = "the materialization syncSchedule already equals the connector's, converted (a migration that stopped half way): the connector's is zeroed"
@@ -478,7 +532,7 @@ const FinishNote = "the materialization syncSchedule already equals the connecto
 // agrees reports whether the task's model schedule means exactly what the
 // conversion of its connector schedule would write.
 func (p *Planner) agrees(d Decision, m *catalog.Materialization) bool {
-	if unconvertible(&d.State) != "" {
+	if _, reason := unconvertible(&d.State); reason != "" {
 		return false
 	}
 	c := p.convert(Decision{State: d.State}, m, p.intervalText(m, d))

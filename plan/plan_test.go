@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -23,7 +24,7 @@ func decide(t *testing.T, opts Options, flags, sched, image, config string) Deci
 	dir := t.TempDir()
 	p := filepath.Join(dir, "flow.yaml")
 	os.WriteFile(p, []byte(src), 0o644)
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +131,11 @@ func TestDecide(t *testing.T) {
 				t.Errorf("EnableRuntimeV2 %v, want %v", d.EnableRuntimeV2, want)
 			}
 			// A skip is a V1 task's, or a file sink's for want of the flag.
-			if want := tc.action == Skip && tc.situation != BlockedV1; NeedsZeroFileSinks(d.Action, d.Reason) != want {
+			if want := tc.action == Skip && tc.situation != BlockedV1; NeedsZeroFileSinks(d.Action, d.Cause) != want {
 				t.Errorf("NeedsZeroFileSinks %v, want %v (%s)", !want, want, d.Reason)
 			}
-			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
-				t.Error("no reason")
+			if (d.Action == Review || d.Action == Skip) && (d.Reason == "" || d.Cause == CauseNone) {
+				t.Errorf("no reason (%q) or no cause (%q)", d.Reason, d.Cause)
 			}
 		})
 	}
@@ -177,7 +178,7 @@ func TestDecideSpecRefusedByFlow(t *testing.T) {
 			if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+			in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}

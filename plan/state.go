@@ -84,6 +84,9 @@ type State struct {
 	// when Deferred, else the configured schedule's longest delay.
 	Delay      time.Duration
 	DelayKnown bool
+	// Local: endpoint.local, a command schedtool does not know (Entry is
+	// nil): whether it delays acknowledgements is unknown.
+	Local bool
 }
 
 // BrokenModel reports whether a model schedule is present that does not
@@ -117,18 +120,98 @@ func (s *State) Stacked() bool {
 	return s.RuntimePaces() && !s.Conflict() && s.DelayKnown && s.Delay > 0
 }
 
-// Holds says who holds the task's commits, as explain says it: runtime,
-// connector, both (stacked) or none.
-func (s *State) Holds() string {
-	switch r, c := s.RuntimePaces(), s.ConnectorPaces(); {
-	case r && c:
-		return "both (stacked)"
-	case r:
+// Holder is who holds a task's commits (docs/behaviour.md §6): the
+// runtime, the connector, both (stacked) or none; for a local command
+// schedtool does not know, unknown.
+type Holder int
+
+const (
+	HoldsNone      Holder = iota // nothing: commits happen as fast as the data allows
+	HoldsRuntime                 // a working model schedule on the V2 runtime
+	HoldsConnector               // the connector's effective delay
+	HoldsBoth                    // both: stacked
+	// HoldsUnknown: endpoint.local, no runtime schedule: whether the
+	// local command delays acknowledgements is unknown.
+	HoldsUnknown
+	// HoldsRuntimeAndLocal: the runtime, and perhaps the local command.
+	HoldsRuntimeAndLocal
+)
+
+// String is how explain says it.
+func (h Holder) String() string {
+	switch h {
+	case HoldsRuntime:
 		return "runtime"
-	case c:
+	case HoldsConnector:
 		return "connector"
+	case HoldsBoth:
+		return "both (stacked)"
+	case HoldsUnknown:
+		return "unknown"
+	case HoldsRuntimeAndLocal:
+		return "the runtime, and perhaps the local connector (unknown)"
 	}
 	return "none"
+}
+
+// Holds says who holds the task's commits.
+func (s *State) Holds() Holder {
+	r := s.RuntimePaces()
+	if s.Local {
+		// A local command is no image schedtool knows: whether it holds
+		// acknowledgements (its config may even seal a schedule) is not
+		// known, and an unknown is not a zero.
+		if r {
+			return HoldsRuntimeAndLocal
+		}
+		return HoldsUnknown
+	}
+	switch c := s.ConnectorPaces(); {
+	case r && c:
+		return HoldsBoth
+	case r:
+		return HoldsRuntime
+	case c:
+		return HoldsConnector
+	}
+	return HoldsNone
+}
+
+// DelayUnknown reports whether the connector's effective delay cannot be
+// known (a sealed or invalid schedule, a secret, a local command).
+func (s *State) DelayUnknown() bool { return s.Local || !s.DelayKnown }
+
+// DelayText is the connector's effective delay as census and explain
+// print it: "0s" when it does not delay (or is no scheduling image),
+// "unknown" when it cannot be known, else its longest delay.
+func (s *State) DelayText() string {
+	switch {
+	case s.DelayUnknown():
+		return "unknown"
+	case s.Delay == 0:
+		return "0s"
+	}
+	return connector.FormatDelay(s.Delay)
+}
+
+// ConnectorText names the connector's schedule as explain prints it: its
+// kind, "none" for an image that is not a scheduling one, or why it is
+// unknown for endpoint.local.
+func (s *State) ConnectorText() string {
+	switch {
+	case s.Local:
+		return "unknown (endpoint.local runs a command schedtool does not know)"
+	case s.Entry == nil:
+		return "none"
+	}
+	return string(s.Result.Kind)
+}
+
+// PacedV1 reports whether a task is on the V1 runtime and paced by its
+// connector (no materialization syncSchedule, a known connector delay):
+// validate finds nothing to say of it, yet census counts it remaining.
+func (s *State) PacedV1() bool {
+	return !s.V2 && !s.HasModel && s.DelayKnown && s.Delay > 0
 }
 
 // StateOf reads a task's state with a registry: the one place its
@@ -144,6 +227,7 @@ func StateOf(m *catalog.Materialization, reg *connector.Registry) State {
 	s.Entry, s.Tag, s.Result = m.ConnectorSchedule(reg)
 	s.coverSecrets(m, reg)
 	s.settle()
+	s.Local = s.Entry == nil && m.Endpoint == "local"
 	return s
 }
 
@@ -223,6 +307,24 @@ func (s *State) settle() {
 		return
 	}
 	s.Delay, s.DelayKnown = s.Result.Delay, s.Result.Known
+}
+
+// upgraded is the state the task would have with its image at the
+// newest tag the registry names (Options.UpgradeImages), its config as it
+// is read today: the upgrade and the migration are one change, so a
+// legacy advanced.updateDelay the newer tag refuses is converted and
+// removed in it. s when its tag is that one or newer, or not a version.
+func (s State) upgraded() State {
+	if s.Entry == nil {
+		return s
+	}
+	newest := s.Entry.NewestTag()
+	if newest == "" || !connector.IsVersion(s.Tag) || !connector.TagBefore(s.Tag, newest) {
+		return s
+	}
+	s.Tag = newest
+	s.settle()
+	return s
 }
 
 // asV2 is the state the task would have on the V2 runtime (what

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -47,7 +48,7 @@ func decideSource(t *testing.T, reg *connector.Registry, opts Options, src strin
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,14 +135,14 @@ func TestDecideStatus(t *testing.T) {
 					delay = "0s"
 				}
 			}
-			if d.Status != tc.status || d.Holds() != tc.holds || delay != tc.delay || d.Action != tc.action ||
+			if d.Status != tc.status || d.Holds().String() != tc.holds || delay != tc.delay || d.Action != tc.action ||
 				(d.Model != nil) != tc.model || d.ZeroConnector != tc.zero || d.EnableRuntimeV2 != tc.flag {
 				t.Errorf("got %s, holds %s, delay %q, %s model=%v zero=%v flag=%v (%s)\nwant %s, holds %s, delay %q, %s model=%v zero=%v flag=%v",
 					d.Status, d.Holds(), delay, d.Action, d.Model != nil, d.ZeroConnector, d.EnableRuntimeV2, d.Reason,
 					tc.status, tc.holds, tc.delay, tc.action, tc.model, tc.zero, tc.flag)
 			}
-			if (d.Action == Review || d.Action == Skip) && d.Reason == "" {
-				t.Error("no reason")
+			if (d.Action == Review || d.Action == Skip) && (d.Reason == "" || d.Cause == CauseNone) {
+				t.Errorf("no reason (%q) or no cause (%q)", d.Reason, d.Cause)
 			}
 			// Never unpaced: the connector is zeroed only beside a model
 			// schedule that works, or one written with it.

@@ -1,40 +1,69 @@
 package savedplan
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 )
 
-func testPlan() *Plan {
-	p := NewRecorder("v1.2.0", []string{"cat"}, map[string]string{"limit": "3"}, []string{"."}).Plan
-	p.Groups = []Group{{Files: []File{{Path: "cat/flow.yaml", Size: 3, SHA256: Hash([]byte("abc")), Edits: []Edit{{Start: 1, End: 2, New: "X"}}, Result: Hash([]byte("aXc"))}}}}
-	p.Tasks = []migrate.Task{{Task: "acmeCo/t", Action: "migrate"}}
-	return p
-}
-
-// A plan reads back as written; one made by a newer schedtool release, or
-// of a newer layout, or edited anywhere (a byte of its content, its
-// digest), is refused.
-func TestReadRefuses(t *testing.T) {
-	b, err := testPlan().Marshal()
+// testPlan writes a small plan document and returns its bytes.
+func testPlan(t testing.TB) []byte {
+	path := filepath.Join(t.TempDir(), "p.plan")
+	w, err := NewWriter(path, &Plan{Schedtool: "v1.2.0", Args: []string{"cat"}, Options: Options{Flags: map[string][]string{"limit": {"3"}}, Root: "."}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := Parse("p", b, "v1.2.0"); err != nil || p.Groups[0].Files[0].Edits[0].New != "X" || p.Flags["limit"] != "3" {
+	r := NewRecorder(w, ".")
+	r.Task(&migrate.Task{Task: "acmeCo/t", File: "cat/flow.yaml", Action: "migrate", Changes: []string{"jitter"}})
+	r.Task(&migrate.Task{Task: "acmeCo/u", File: "cat/flow.yaml", Action: "review", Reason: "why"})
+	r.Group([]*migrate.File{{Path: "cat/flow.yaml", Old: []byte("abc"), New: []byte("aXc"), Edits: []finding.TextEdit{{Start: 1, End: 2, NewText: []byte("X")}}, Tasks: []string{"acmeCo/t"}}}, "")
+	if err := w.Close(&migrate.Summary{Actions: map[plan.Action]int{plan.Migrate: 1, plan.Review: 1}, Definitions: 2}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A plan reads back as written; one made by a newer schedtool release, or
+// of another layout, or edited anywhere (a byte of its content, its
+// digest, bytes after it), is refused.
+func TestReadRefuses(t *testing.T) {
+	b := testPlan(t)
+	p, err := Parse("p", b, "v1.2.0")
+	if err != nil || p.Groups[0].Files[0].Edits[0].New != "X" || p.Options.Flags["limit"][0] != "3" || len(p.TaskSet) != 1 || p.TaskSet[0] != "acmeCo/t" {
 		t.Fatalf("read back: %v %+v", err, p)
+	}
+	if cs := p.Account.Changes(); len(cs) != 1 || cs[0].Change != "jitter" || len(p.Account.reasonGroups()) != 1 {
+		t.Errorf("the account: %+v", p.Account)
+	}
+	path := filepath.Join(t.TempDir(), "q.plan")
+	os.WriteFile(path, b, 0o600)
+	if q, err := Open(path, "v1.2.0", 1<<20); err != nil || q.Digest != p.Digest {
+		t.Errorf("Open: %v", err)
+	}
+	if _, err := Open(path, "v1.2.0", 100); err == nil || !strings.Contains(err.Error(), "--max-file-size") {
+		t.Errorf("Open over the size limit: %v", err)
 	}
 	if _, err := Parse("p", b, "(devel)+abc"); err != nil {
 		t.Errorf("a development build reads a release's plan: %v", err)
 	}
 	for _, tc := range []struct{ self, from, to, want string }{
 		{"v1.1.9", "", "", "newer than this one"},
-		{"v1.2.0", `"version": 1`, `"version": 3`, "layout version 3"},
-		{"v1.2.0", `"new": "X"`, `"new": "Y"`, "does not match its digest"},
-		{"v1.2.0", `"digest": "sha256:`, `"digest": "sha256:0`, "does not match its digest"},
+		{"v1.2.0", `"version": 2`, `"version": 3`, "layout version 3"},
+		{"v1.2.0", `"version": 2`, `"version": 1`, "plan again"},
+		{"v1.2.0", `"new":"X"`, `"new":"Y"`, "does not match its digest"},
+		{"v1.2.0", `"digest": "sha256:`, `"digest": "sha256:0`, "no digest"},
 		{"v1.2.0", `"format": "schedtool-plan"`, `"format": "other"`, "not a schedtool plan"},
 		{"v1.2.0", `"digest"`, `"digets"`, "no digest"},
+		{"v1.2.0", "\n}\n", "\n}\n\n", "no digest"},
 	} {
 		text := strings.Replace(string(b), tc.from, tc.to, 1)
 		if _, err := Parse("p", []byte(text), tc.self); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -43,23 +72,13 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
-func TestPatch(t *testing.T) {
-	got, err := Patch([]byte("abcdef"), []Edit{{Start: 0, End: 0, New: ">"}, {Start: 2, End: 4, New: "XY"}, {Start: 6, End: 6, NewBase64: []byte{0xff}}})
-	if err != nil || string(got) != ">abXYef\xff" {
-		t.Errorf("%q %v", got, err)
-	}
-	for _, es := range [][]Edit{{{Start: 3, End: 9}}, {{Start: 3, End: 4}, {Start: 2, End: 3}}, {{Start: 4, End: 3}}} {
-		if _, err := Patch([]byte("abcdef"), es); err == nil {
-			t.Errorf("%v fits", es)
-		}
-	}
-}
-
 // The Markdown's parts are each under the limit, marked, each block
 // closed; a line longer than a part is cut with a note.
 func TestMarkdownPack(t *testing.T) {
-	p := testPlan()
-	p.Marshal()
+	p, err := Parse("p", testPlan(t), "v1.2.0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var diff strings.Builder
 	diff.WriteString("--- a/x\n+++ b/x\n")
 	for i := range 3000 {
@@ -87,7 +106,8 @@ func TestMarkdownPack(t *testing.T) {
 	if all := strings.Join(parts, ""); !strings.Contains(all, "bytes more; schedtool show PLAN -o diff has the whole line") {
 		t.Error("the long line is not cut")
 	}
-	if one := Markdown(p, []byte("--- a/x\n+++ b/x\n+a\n"), CommentLimit); len(one) != 1 || strings.Contains(one[0], "<!--") {
+	one := Markdown(p, []byte("--- a/x\n+++ b/x\n+a\n"), CommentLimit)
+	if len(one) != 1 || strings.Contains(one[0], "<!--") || !strings.Contains(one[0], "**2 materializations**: 1 to migrate, 1 needs review") || !strings.Contains(one[0], "`acmeCo/u` (cat/flow.yaml:0)") {
 		t.Errorf("a short body: %q", one)
 	}
 }

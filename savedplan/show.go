@@ -3,81 +3,15 @@ package savedplan
 import (
 	"bytes"
 	"fmt"
-	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/migrate"
+	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
-
-// Diff writes the plan's diff, byte for byte the dry run migrate printed
-// when the plan was made: each input is read again and must hold the
-// bytes planned on (the plan keeps edits, not files). It returns the
-// inputs it could not show, each with why; the others are written.
-func Diff(p *Plan, w io.Writer, load catalog.Options) ([]string, error) {
-	var files []*File
-	for gi := range p.Groups {
-		for fi := range p.Groups[gi].Files {
-			if f := &p.Groups[gi].Files[fi]; f.Result != "" {
-				files = append(files, f)
-			}
-		}
-	}
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	var bad []string
-	for _, f := range files {
-		s := look(f)
-		switch s.what {
-		case "applied":
-			bad = append(bad, f.Path+": already holds the planned result; its diff is the plan's edits (-o json)")
-			continue
-		case "changed":
-			bad = append(bad, f.Path+": "+s.why)
-			continue
-		}
-		if err := migrate.Diff(w, f.Path, s.cur, textEdits(f.Path, f.Edits), 3); err != nil {
-			return bad, err
-		}
-	}
-	if len(p.Dumps) == 0 {
-		return bad, nil
-	}
-	rows, err := readRows(p, ApplyOptions{Load: load})
-	if err != nil {
-		return bad, err
-	}
-	k := 0
-	for _, d := range p.Dumps {
-		header := false
-		for range d.Rows {
-			r := rows[k]
-			k++
-			if r.why != "" {
-				bad = append(bad, d.Name+":"+fmt.Sprint(r.row.Line)+": "+r.why)
-				continue
-			}
-			data, err := Patch(r.cur, r.row.Edits)
-			if err != nil {
-				bad = append(bad, d.Name+":"+fmt.Sprint(r.row.Line)+": "+err.Error())
-				continue
-			}
-			if !header {
-				path := report.Escape(strings.TrimPrefix(d.Name, "/"))
-				fmt.Fprintf(w, "--- a/%s\n+++ b/%s\n", path, path)
-				header = true
-			}
-			fmt.Fprintf(w, "@@ -%d +%d @@\n-", r.row.Line, r.row.Line)
-			w.Write(r.cur)
-			io.WriteString(w, "\n+")
-			w.Write(data)
-			io.WriteString(w, "\n")
-		}
-	}
-	return bad, nil
-}
 
 // CommentLimit is GitHub's limit on a comment's (and a pull request
 // body's) length, in characters.
@@ -104,7 +38,7 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 	switch {
 	case p.Summary != nil && p.Summary.Verify != nil:
 		add("%s", mdText(p.Summary.Verify.Line()))
-	case p.Flags["verify"] == "true":
+	case slices.Equal(p.Options.Flags["verify"], []string{"true"}):
 		add("verify: no task migrated, nothing to check")
 	default:
 		add("Not run: plan with `--verify` to compare each task's old and new commit instants.")
@@ -112,17 +46,17 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 	add("")
 	add("### Behaviour changes")
 	add("")
-	cs := migrate.CountChanges(p.Tasks)
+	cs := p.Account.Changes()
 	if len(cs) == 0 {
 		add("None.")
 	}
 	for _, c := range cs {
-		add("- **%d %s**: %s", c.Tasks, report.Plural(c.Tasks, "task", "tasks"), mdText(c.Change))
+		add("- **%d %s** (%s): %s", c.Tasks, report.Plural(c.Tasks, "task", "tasks"), mdText(c.Example()), mdText(c.Change))
 	}
 	add("")
 	add("### Needs a person")
 	add("")
-	gs := reasonGroups(p.Tasks)
+	gs := p.Account.reasonGroups()
 	if len(gs) == 0 {
 		add("Nothing: every task is migrated, has nothing to do, or was deferred by `--limit`.")
 	}
@@ -130,19 +64,18 @@ func Markdown(p *Plan, diff []byte, limit int) []string {
 		if i == maxReasons {
 			n := 0
 			for _, g := range gs[i:] {
-				n += len(g.tasks)
+				n += g.count
 			}
 			add("- … and %d more %s (%d %s): `schedtool show PLAN -o json` lists every task", len(gs)-i, report.Plural(len(gs)-i, "reason", "reasons"), n, report.Plural(n, "task", "tasks"))
 			break
 		}
-		head := map[string]string{"review": "need review", "skip": "skipped"}[g.action]
-		add("- **%d %s %s**: %s", len(g.tasks), report.Plural(len(g.tasks), "task", "tasks"), head, mdText(cut(g.reason, 600)))
-		for j, t := range g.tasks {
-			if j == maxTasksPerReason {
-				add("  - … and %d more", len(g.tasks)-j)
-				break
-			}
+		head := map[plan.Action]string{plan.Review: report.Plural(g.count, "needs review", "need review"), plan.Skip: "skipped"}[g.action]
+		add("- **%d %s %s**: %s", g.count, report.Plural(g.count, "task", "tasks"), head, mdText(cut(g.reason, 600)))
+		for _, t := range g.tasks {
 			add("  - `%s` (%s:%d)", mdCode(t.Task), mdText(t.File), t.Line)
+		}
+		if more := g.count - len(g.tasks); more > 0 {
+			add("  - … and %d more", more)
 		}
 	}
 	add("")
@@ -166,65 +99,35 @@ const (
 )
 
 type reasonGroup struct {
-	action, reason string
-	tasks          []*migrate.Task
-}
-
-// reasonGroups are the tasks that need review or were skipped, by
-// reason: review first, most tasks first, then by reason.
-func reasonGroups(tasks []migrate.Task) []*reasonGroup {
-	by := map[[2]string]*reasonGroup{}
-	var out []*reasonGroup
-	for i := range tasks {
-		t := &tasks[i]
-		if t.Action != "review" && t.Action != "skip" {
-			continue
-		}
-		k := [2]string{t.Action, t.Reason}
-		g := by[k]
-		if g == nil {
-			g = &reasonGroup{action: t.Action, reason: t.Reason}
-			by[k] = g
-			out = append(out, g)
-		}
-		g.tasks = append(g.tasks, t)
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.action != b.action {
-			return a.action == "review"
-		}
-		if len(a.tasks) != len(b.tasks) {
-			return len(a.tasks) > len(b.tasks)
-		}
-		return a.reason < b.reason
-	})
-	return out
+	action plan.Action
+	reason string
+	count  int
+	tasks  []*migrate.Task // the first maxTasksPerReason
 }
 
 func summaryLine(p *Plan) string {
-	acts := map[string]int{}
-	for _, t := range p.Tasks {
-		acts[t.Action]++
+	acts := map[plan.Action]int{}
+	defs := 0
+	if p.Summary != nil {
+		acts, defs = p.Summary.Actions, p.Summary.Definitions
 	}
 	var parts []string
-	for _, a := range []struct{ key, text string }{{"migrate", "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {"review", "need review"}, {"skip", "skipped"}, {"none", "with nothing to do"}} {
+	for _, a := range []struct {
+		key  plan.Action
+		text string
+	}{{plan.Migrate, "to migrate"}, {migrate.Deferred, "deferred (--limit)"}, {plan.Review, "need review"}, {plan.Skip, "skipped"}, {plan.None, "with nothing to do"}} {
 		if n := acts[a.key]; n > 0 {
+			if n == 1 && a.key == plan.Review {
+				a.text = "needs review"
+			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, a.text))
 		}
 	}
 	files, rows := 0, 0
-	for _, g := range p.Groups {
-		for _, f := range g.Files {
-			if f.Result != "" {
-				files++
-			}
-		}
+	if p.Summary != nil {
+		files, rows = p.Summary.Files, p.Summary.Rows
 	}
-	for _, d := range p.Dumps {
-		rows += len(d.Rows)
-	}
-	line := fmt.Sprintf("**%d %s**", len(p.Tasks), report.Plural(len(p.Tasks), "materialization", "materializations"))
+	line := fmt.Sprintf("**%d %s**", defs, report.Plural(defs, "materialization", "materializations"))
 	if len(parts) > 0 {
 		line += ": " + strings.Join(parts, ", ")
 	}
@@ -237,18 +140,19 @@ func summaryLine(p *Plan) string {
 
 // commandLine is the plan's migrate flags and PATHs, as a command line.
 func commandLine(p *Plan) string {
-	names := make([]string, 0, len(p.Flags))
-	for n := range p.Flags {
+	names := make([]string, 0, len(p.Options.Flags))
+	for n := range p.Options.Flags {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var b strings.Builder
 	for _, n := range names {
-		v := p.Flags[n]
-		if v == "true" {
-			fmt.Fprintf(&b, " --%s", n)
-		} else {
-			fmt.Fprintf(&b, " --%s %s", n, v)
+		for _, v := range p.Options.Flags[n] {
+			if v == "true" {
+				fmt.Fprintf(&b, " --%s", n)
+			} else {
+				fmt.Fprintf(&b, " --%s %s", n, v)
+			}
 		}
 	}
 	for _, a := range p.Args {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -34,7 +35,7 @@ func BenchmarkValidateDump(b *testing.B) {
 		// A new crash finder each run, as the command makes one: every
 		// schedule shape is searched once per run.
 		checker := &Checker{Registry: reg, Crashes: connector.NewCrashFinder(time.Now())}
-		inputs, err := catalog.Resolve([]string{path}, opts)
+		inputs, err := input.Resolve([]string{path}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

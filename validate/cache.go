@@ -62,7 +62,7 @@ type template struct {
 	findings []tplFinding
 	bad      bool
 	pre      bool
-	paced    bool // a V1 task paced by its connector (Checker.PacedV1)
+	paced    bool // a V1 task paced by its connector (plan.State.PacedV1)
 }
 
 // Renderer renders findings for a writer (see report.Renderer).

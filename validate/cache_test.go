@@ -13,6 +13,7 @@ import (
 
 	"github.com/estuary/schedtool/bench/gen"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -110,7 +111,7 @@ func TestTemplatesChangeNothing(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestTemplatesChangeNothing(t *testing.T) {
 	raw.WriteString("\n]\n")
 	rawPath := filepath.Join(t.TempDir(), "raw.json")
 	os.WriteFile(rawPath, raw.Bytes(), 0o644)
-	inputs, err = catalog.Resolve([]string{rawPath}, catalog.DefaultOptions())
+	inputs, err = input.Resolve([]string{rawPath}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestTemplatesAreUsed(t *testing.T) {
 	gen.Write(&dump, 20000, 3)
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, dump.Bytes(), 0o644)
-	inputs, _ := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, _ := input.Resolve([]string{path}, catalog.DefaultOptions())
 	c := &Checker{Registry: connector.Builtin(), Crashes: connector.NewCrashFinder(crashFrom)}
 	var rendered, plain int
 	w, _ := report.New("json", &bytes.Buffer{}, "")
@@ -214,7 +215,7 @@ func FuzzTemplates(f *testing.F) {
 		}
 		opts := catalog.DefaultOptions()
 		opts.Stdin = bytes.NewReader(dump.Bytes())
-		inputs, err := catalog.Resolve([]string{"-"}, opts)
+		inputs, err := input.Resolve([]string{"-"}, opts)
 		if err != nil {
 			return
 		}
@@ -251,7 +252,7 @@ func TestUnknownSpecTypeIsReadWithTemplates(t *testing.T) {
 	dump := fmt.Sprintf(row, "a", "materialization") + fmt.Sprintf(row, "b", "wat") + fmt.Sprintf(row, "c", "capture")
 	path := filepath.Join(t.TempDir(), "d.ndjson")
 	os.WriteFile(path, []byte(dump), 0o644)
-	inputs, _ := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, _ := input.Resolve([]string{path}, catalog.DefaultOptions())
 	with := runAs(t, &Checker{Registry: connector.Builtin()}, inputs, "json")
 	without := runAs(t, &Checker{Registry: connector.Builtin(), NoCache: true}, inputs, "json")
 	if with != without || !strings.Contains(with, `\"wat\"`) {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -24,7 +26,7 @@ func FuzzCatalogSource(f *testing.F) {
 		opts := catalog.DefaultOptions()
 		opts.Limits.MaxNodes = 20_000
 		opts.Stdin = strings.NewReader(string(b))
-		inputs, err := catalog.Resolve([]string{"-"}, opts)
+		inputs, err := input.Resolve([]string{"-"}, opts)
 		if err != nil {
 			return
 		}
@@ -54,8 +56,8 @@ func FuzzDumpRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		opts := catalog.DefaultOptions()
 		opts.Limits.MaxNodes = 20_000
-		err := catalog.ScanDump(strings.NewReader(string(b)), "d.ndjson", catalog.DumpOptions{Options: opts, Workers: 1},
-			func(rr *catalog.RowResult) int {
+		err := livespecs.ScanDump(strings.NewReader(string(b)), "d.ndjson", livespecs.DumpOptions{Options: opts, Workers: 1},
+			func(rr *livespecs.RowResult) int {
 				if rr.Mat != nil {
 					checker.Check(rr.Mat)
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -72,7 +73,7 @@ func runCatalog(t *testing.T, files map[string]string, reg *connector.Registry) 
 	if _, ok := files["flow.yaml"]; !ok {
 		root = dir // several catalogs: the directory
 	}
-	inputs, err := catalog.Resolve([]string{root}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{root}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/shapecache"
@@ -33,7 +34,7 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	fs := append([]finding.Finding(nil), cat.Problems...)
 	for _, m := range cat.Materializations {
 		fs = append(fs, c.CheckIn(cat, m)...)
-		if c.PacedV1(m) {
+		if c.pacedV1(m) {
 			sum.AddPaced(m.Name)
 		}
 	}
@@ -50,14 +51,14 @@ func (c *Checker) RunRendered(inputs []catalog.Input, opts catalog.Options, r Re
 	}
 	keys := c.Registry.AllConfigKeys()
 	cache := shapecache.New[template]()
-	err := catalog.EachDump(inputs, func(rd io.Reader, name string) error {
+	err := livespecs.EachDump(inputs, func(rd io.Reader, name string) error {
 		files[name] = true
-		dopts := catalog.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
+		dopts := livespecs.DumpOptions{Options: opts, ConfigKeys: keys, Lean: true}
 		var escFile []byte
 		if r != nil {
 			escFile = r.Escape(nil, name)
 		}
-		return catalog.ScanDumpRaw(rd, name, dopts, func(w *catalog.Worker, line int, row []byte) rowOut {
+		return livespecs.ScanDumpRaw(rd, name, dopts, func(w *livespecs.Worker, line int, row []byte) rowOut {
 			o := c.dumpRow(cache, w, name, line, row, keys, opts, r, escFile)
 			if r != nil && o.rendered == nil && len(o.findings) > 0 {
 				buf := make([]byte, 0, 512*len(o.findings))
@@ -121,7 +122,7 @@ type mark struct {
 
 // dumpRow checks one row of a dump: by its shape's template when it has
 // a plain shape already seen, else by reading it (see cache.go).
-func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
+func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *livespecs.Worker, file string, line int, row []byte, keys []string, opts catalog.Options, r Renderer, escFile []byte) rowOut {
 	var shape tree.RowShape
 	plain := false
 	// A row over several lines of its file (pretty-printed flowctl raw
@@ -132,7 +133,7 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 			shape.Key = append(shape.Key, 0)
 			shape.Key = append(shape.Key, shape.Model...)
 			w.Scratch, w.Ints = shape.Key[:0], shape.At.Keys[:0]
-			skip, byShape := catalog.PlainTask(&shape, opts.Select)
+			skip, byShape := livespecs.PlainTask(&shape, opts.Select)
 			if skip {
 				return rowOut{}
 			}
@@ -177,7 +178,7 @@ func (c *Checker) dumpRow(cache *shapecache.Cache[template], w *catalog.Worker, 
 	if rr.Mat != nil {
 		o.task = true
 		o.findings = append(o.findings, c.Check(rr.Mat)...)
-		if c.PacedV1(rr.Mat) {
+		if c.pacedV1(rr.Mat) {
 			o.paced = rr.Mat.Name
 		}
 	}

@@ -56,15 +56,12 @@ func (c *Checker) CheckIn(cat *catalog.Catalog, m *catalog.Materialization) []fi
 	return p.out
 }
 
-// PacedV1 reports whether a task is on the V1 runtime and paced by its
-// connector (no materialization syncSchedule, a connector delay): no rule
-// finds anything, yet census counts it as remaining, so the summary says.
-func (c *Checker) PacedV1(m *catalog.Materialization) bool {
-	if m.Config != nil && m.Config.Err != "" {
-		return false
-	}
+// pacedV1 reports whether a task is on the V1 runtime and paced by its
+// connector (plan.State.PacedV1): no rule finds anything, yet census
+// counts it as remaining, so the summary says.
+func (c *Checker) pacedV1(m *catalog.Materialization) bool {
 	st := plan.StateOf(m, c.Registry)
-	return !st.V2 && !st.HasModel && st.DelayKnown && st.Delay > 0
+	return st.PacedV1()
 }
 
 func crashMessage(name string, ps *connector.Parsed, rs []connector.CrashRange) string {

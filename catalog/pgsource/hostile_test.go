@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 )
@@ -245,7 +246,7 @@ func TestMaxSpec(t *testing.T) {
 	opts := catalog.DefaultOptions()
 	opts.MaxRowSize = 1 << 20
 	var problems []string
-	err = catalog.ScanDump(rc, "db", catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) *catalog.RowResult { return rr }, func(rr *catalog.RowResult) {
+	err = livespecs.ScanDump(rc, "db", livespecs.DumpOptions{Options: opts}, func(rr *livespecs.RowResult) *livespecs.RowResult { return rr }, func(rr *livespecs.RowResult) {
 		if rr.Problem != nil {
 			problems = append(problems, rr.Problem.Task+": "+rr.Problem.Message)
 		}

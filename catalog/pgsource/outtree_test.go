@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
@@ -76,7 +78,7 @@ func TestMigrateIntoATree(t *testing.T) {
 
 func loadSource(t *testing.T, path string) *catalog.Catalog {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{path}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{path}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func TestMigrateIntoATreeCaseClashAndStrictYAML(t *testing.T) {
 // the notes and the error.
 func migrateTree(t *testing.T, url, format string) (string, *migrate.Summary, *bytes.Buffer, *bytes.Buffer, error) {
 	t.Helper()
-	inputs, err := catalog.Resolve([]string{url}, catalog.DefaultOptions())
+	inputs, err := input.Resolve([]string{url}, openOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,4 +186,12 @@ func migrateTree(t *testing.T, url, format string) (string, *migrate.Summary, *b
 	var out, errb bytes.Buffer
 	sum, err := mg.Run(inputs, migrate.RunOptions{Load: catalog.DefaultOptions(), Mode: migrate.OutTree, Out: dir, Format: format}, &out, &errb)
 	return dir, sum, &out, &errb, err
+}
+
+// openOptions are the default options with a database PATH read by Open,
+// as cmd/schedtool wires them.
+func openOptions() catalog.Options {
+	opts := catalog.DefaultOptions()
+	opts.OpenDB = pgsource.Open
+	return opts
 }

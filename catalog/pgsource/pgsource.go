@@ -12,9 +12,10 @@
 // at the speed the client takes them, and memory stays bounded all the
 // same, since the server waits on the socket while the client is busy.
 //
-// Importing the package makes catalog.OpenDB read PostgreSQL URLs. It is
-// the only package that imports a database driver (pgx: the wire
-// protocol and libpq's URL, PGPASSWORD and ~/.pgpass rules in pure Go).
+// Open reads PostgreSQL URLs: cmd/schedtool sets catalog.Options.OpenDB
+// to it. The package is the only one that imports a database driver
+// (pgx: the wire protocol and libpq's URL, PGPASSWORD and ~/.pgpass rules
+// in pure Go).
 package pgsource
 
 import (
@@ -34,11 +35,10 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/jsonstr"
 	"github.com/estuary/schedtool/internal/words"
 )
-
-func init() { catalog.OpenDB = Open }
 
 // maxSpare bounds the buffer kept for rows larger than the writer's.
 const maxSpare = 4 << 20
@@ -58,7 +58,7 @@ var resultFormats = []int16{0, 1, 0, 0, 0, 0}
 // server reads them (its heap order, not name order). Errors come
 // through the reader; their text never holds the password.
 func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
-	secrets := catalog.URLSecrets(url)
+	secrets := livespecs.URLSecrets(url)
 	// The scheme is case-insensitive (RFC 3986) and catalog.IsDBURL says
 	// so; pgconn only takes it in lower case and reads any other spelling
 	// as an empty keyword/value string: its defaults, another server.
@@ -67,7 +67,7 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 	}
 	cfg, err := pgconn.ParseConfig(url)
 	if err != nil {
-		return nil, errors.New(catalog.Scrub(unwrapParse(err), secrets...))
+		return nil, errors.New(livespecs.Scrub(unwrapParse(err), secrets...))
 	}
 	secrets = append(secrets, cfg.Password)
 	// The rows are written as UTF-8 JSON: the server converts the
@@ -101,7 +101,7 @@ func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
 			err = stalled(sel.Timeout, p)
 		}
 		if err != nil {
-			err = errors.New(catalog.Scrub(describe(err), secrets...))
+			err = errors.New(livespecs.Scrub(describe(err), secrets...))
 		}
 		cancel(nil)
 		q.CloseWithError(err)
@@ -289,7 +289,7 @@ func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Wr
 		// The rows may be a part passing for the whole: a note row,
 		// which the dump reader reports as an unreadable input, so that
 		// census's gate fails and every command says why.
-		b := append(bw.AvailableBuffer(), `{"`+catalog.DBNoteKey+`":`...)
+		b := append(bw.AvailableBuffer(), `{"`+livespecs.DBNoteKey+`":`...)
 		b = jsonstr.Append(b, rlsPartial(user, who))
 		if _, err := bw.Write(append(b, '}', '\n')); err != nil {
 			return err

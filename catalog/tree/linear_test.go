@@ -92,7 +92,7 @@ func TestManyKeysLinear(t *testing.T) {
 				t.Errorf("%d key comparisons and column steps for %d keys (%d bytes), want at most %d (linear)", work, n, len(src), limit)
 			}
 			// The last key repeats the first: still found, with both places.
-			_, err = Parse(format, manyKeys(format, n, true))
+			_, err = parseFormat(format, manyKeys(format, n, true))
 			if err == nil || !strings.Contains(err.Error(), `duplicate key "é0" (first at line 1)`) {
 				t.Errorf("a duplicate of the first key among %d: %v", n, err)
 			}
@@ -100,8 +100,8 @@ func TestManyKeysLinear(t *testing.T) {
 	}
 }
 
-// Parse parses src as format (for the tests).
-func Parse(format string, src []byte) (*Doc, error) {
+// parseFormat parses src as format (for the tests).
+func parseFormat(format string, src []byte) (*Doc, error) {
 	if format == "json" {
 		return ParseJSON("f", src, DefaultLimits)
 	}
@@ -118,7 +118,7 @@ func BenchmarkManyKeys(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(src)))
 				for i := 0; i < b.N; i++ {
-					if _, err := Parse(format, src); err != nil {
+					if _, err := parseFormat(format, src); err != nil {
 						b.Fatal(err)
 					}
 				}

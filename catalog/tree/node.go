@@ -38,7 +38,11 @@ const (
 
 // Doc is one parsed document.
 type Doc struct {
-	File   string // as it is displayed in findings
+	File string // the path it was read by ("<stdin>", or a dump's name as given)
+	// Shown is how outputs show File (paths.Display: relative to the
+	// working directory when the file is under it), set by the loader;
+	// "" shows File. Name gives it.
+	Shown  string
 	Src    []byte
 	Format Format
 	Root   *Node
@@ -64,6 +68,14 @@ type Doc struct {
 	lastLine, lastCol, lastOff int
 	// steps counts the characters OffsetOf walked (for the tests).
 	steps int
+}
+
+// Name is how outputs show the document's file: Shown, else File.
+func (d *Doc) Name() string {
+	if d.Shown != "" {
+		return d.Shown
+	}
+	return d.File
 }
 
 // Bytes are the file's own bytes: Orig for a decoded file, else Src.

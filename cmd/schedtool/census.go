@@ -12,9 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/census"
+	"github.com/estuary/schedtool/internal/paths"
+	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
+	"github.com/estuary/schedtool/schedule/connector"
 )
 
 type censusOptions struct {
@@ -128,15 +132,39 @@ func (o *censusOptions) Complete(args []string) error {
 		o.writerOpts.History = append(o.writerOpts.History, s)
 	}
 	o.inputs, err = o.resolveInputs(o.paths)
+	if err == nil && census.HasUnblocks(o.output) {
+		o.census.DryRun = o.dryRun(reg)
+	}
 	return err
 }
 
-// scope is what this census covers: the paths as given (a PostgreSQL
+// dryRun is migrate's planning of the census's inputs replayed under a
+// set of decisions added to the project file's: what unblocks what is
+// counted from what migrate itself would do (docs/behaviour.md §8).
+func (o *censusOptions) dryRun(reg *connector.Registry) census.DryRun {
+	rp := migrate.NewReplay(o.inputs, o.loadOptions())
+	return func(set plan.Options, want func(string) bool, each func(string, plan.Action, string)) error {
+		mo := &migrateOptions{common: o.common}
+		mg := &migrate.Migrator{Planner: &plan.Planner{Registry: reg, Options: set}, Registry: reg, Limits: o.loadOptions().Limits}
+		mg.Options = mo.decisions(set)
+		return rp.Tasks(mg, want, func(t *migrate.Task) { each(t.Task, t.Action, t.Reason) })
+	}
+}
+
+// scope is what this census covers: the paths as shown (a PostgreSQL
 // URL without its password), --root, the selectors, this schedtool.
 func (o *censusOptions) scope() *census.Scope {
 	s := &census.Scope{Inputs: []string{}, Root: o.root, Schedtool: toolVersion()}
-	for _, p := range o.paths {
-		s.Inputs = append(s.Inputs, catalog.RedactURL(p))
+	args := o.paths
+	if len(args) == 0 {
+		args = o.projectPaths() // the project file's PATHs, which the census covers
+	}
+	for _, p := range args {
+		if livespecs.IsDBURL(p) {
+			s.Inputs = append(s.Inputs, livespecs.RedactURL(p))
+		} else {
+			s.Inputs = append(s.Inputs, paths.Display(p)) // as the working directory sees it
+		}
 	}
 	s.Names = append(s.Names, o.selector.Names...)
 	s.Prefixes = append(s.Prefixes, o.selector.Prefixes...)
@@ -164,13 +192,13 @@ func parseNow(now string) (time.Time, error) {
 // would block the run; catalog.OpenRegular never opens one), of at most
 // max bytes (--max-file-size), read in constant memory.
 func readSnapshot(path string, max int64) (census.Snapshot, error) {
-	f, st, err := catalog.OpenRegular(path)
+	f, st, err := paths.OpenRegular(path)
 	if err != nil {
 		return census.Snapshot{}, &usageError{"--history: " + report.Escape(path) + ": " + catalog.Describe(err)}
 	}
 	defer f.Close()
 	if st.Size() > max {
-		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), catalog.FormatSize(st.Size()), catalog.FormatSize(max))}
+		return census.Snapshot{}, &usageError{fmt.Sprintf("--history: %s: file is %s, over the limit of %s (see --max-file-size)", report.Escape(path), paths.FormatSize(st.Size()), paths.FormatSize(max))}
 	}
 	// Read no further than the limit, whatever the file does meanwhile;
 	// the file itself gives positions back (ReadAt).
@@ -203,6 +231,16 @@ func (o *censusOptions) Run() error {
 		var rows atomic.Int64
 		o.census.Rows = &rows
 		stop = o.rowProgress("census: %d rows", &rows)
+	}
+	if o.census.DryRun != nil {
+		// The census and its dry runs read one snapshot of a database,
+		// read once.
+		release, err := livespecs.HoldDB(o.inputs)
+		defer release()
+		if err != nil {
+			stop()
+			return err
+		}
 	}
 	tot, err := o.census.Run(o.inputs, o.loadOptions(), w)
 	stop()
@@ -247,7 +285,11 @@ func (o *censusOptions) Run() error {
 	if o.failIfRemaining && !o.quiet {
 		// The failure is an error message (always written); the pass
 		// is a note, which --quiet leaves out as it does every note.
-		fmt.Fprintln(o.Err, "gate passed: no task relies on connector-side pacing")
+		line := "gate passed: no task relies on connector-side pacing"
+		if tot.Excluded > 0 {
+			line += " (" + census.ExcludedPhrase(tot) + ")" // as docs/project-file.md says
+		}
+		fmt.Fprintln(o.Err, line)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 )
 
 // completeValues offers a flag's fixed values.
@@ -60,7 +62,7 @@ func (c *common) taskNames(paths []string, prefix string) []string {
 	opts := c.loadOptions()
 	opts.Select = nil
 	opts.Stdin = nil
-	inputs, err := catalog.Resolve(paths, opts)
+	inputs, err := input.Resolve(paths, opts)
 	if err != nil {
 		return nil
 	}
@@ -73,8 +75,8 @@ func (c *common) taskNames(paths []string, prefix string) []string {
 	for _, m := range catalog.Load(inputs, opts).Materializations {
 		add(m.Name)
 	}
-	_ = catalog.EachDump(inputs, func(r io.Reader, name string) error {
-		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts, Lean: true}, func(rr *catalog.RowResult) string {
+	_ = livespecs.EachDump(inputs, func(r io.Reader, name string) error {
+		return livespecs.ScanDump(r, name, livespecs.DumpOptions{Options: opts, Lean: true}, func(rr *livespecs.RowResult) string {
 			if rr.Mat == nil {
 				return ""
 			}

@@ -203,7 +203,7 @@ func TestPlaintextFileSinkEndToEnd(t *testing.T) {
 		"acme/sealed,ghcr.io/estuary/materialize-s3-csv,v1,uploadInterval,v2,file-interval,15m,false,false,ready (needs --zero-file-sinks),"}, nil)
 
 	r = runIn(t, dir, "migrate", "--write", "--zero-file-sinks", "--root", "cat", "cat")
-	expect(t, r, 2, nil, []string{"written: cat/flow.yaml\nwritten: cat/sealed.config.yaml\n", "1 to migrate, 1 need review; 2 written",
+	expect(t, r, 2, nil, []string{"written: cat/flow.yaml\nwritten: cat/sealed.config.yaml\n", "1 to migrate, 1 needs review; 2 written",
 		`a file sink with a plaintext config: uploadInterval "0s", the only value that turns its interval off, is not among its published values, so flowctl and the dashboard refuse to publish it`,
 		"seal the config with sops", "or move the task to an image tag with the deferral", "    acme/plain (cat/flow.yaml:"})
 	if got := string(mustRead(t, filepath.Join(dir, "cat/plain.config.yaml"))); got != plain {

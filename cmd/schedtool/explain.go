@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/users"
 	"github.com/estuary/schedtool/explain"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/migrate"
@@ -142,26 +144,10 @@ func (o *explainOptions) Validate() error {
 
 func (o *explainOptions) Run() error {
 	opts := o.loadOptions()
-	var found *explain.Explanation
-	var timeline *explain.Timeline
-	// explainOne explains m as the output asks: a timeline draws it.
-	explainOne := func(m *catalog.Materialization) (*explain.Explanation, *explain.Timeline) {
-		if o.output == "html" || o.output == "svg" {
-			tl := explain.TimelineOf(m, o.planner, o.when, o.days)
-			return &tl.Explanation, &tl
-		}
-		e := explain.Explain(m, o.planner, o.when, 10)
-		return &e, nil
-	}
 	near := suggest.New(o.name, 3) // the names nearest a miss, as they come
 	cat := catalog.Load(o.inputs, opts)
-	if cat.Duplicated[o.name] {
-		// A name twice in one catalog: no definition is explained.
-		for _, p := range cat.Problems {
-			if p.Task == o.name {
-				return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
-			}
-		}
+	if err := o.duplicated(cat); err != nil {
+		return err
 	}
 	var defs []*catalog.Materialization
 	for _, m := range cat.Materializations {
@@ -170,12 +156,52 @@ func (o *explainOptions) Run() error {
 			defs = append(defs, m) // each definition, when in several catalogs
 		}
 	}
-	// Only the asked task's problems (and those of its files) are shown
-	// once it is found; the others are one line with a count. When it
-	// is not found, every problem is shown: it may be in what did not parse.
+	o.reportProblems(cat, defs)
+	found, timeline := o.explainDefs(defs, opts)
+	if err := o.scanDumps(opts, near, &found, &timeline); err != nil {
+		return err
+	}
+	if err := o.selected(); err != nil {
+		return err
+	}
+	if found == nil {
+		return o.notFound(near)
+	}
+	return o.write(found, timeline)
+}
+
+// explainOne explains m as the output asks: a timeline draws it.
+func (o *explainOptions) explainOne(m *catalog.Materialization) (*explain.Explanation, *explain.Timeline) {
+	if o.output == "html" || o.output == "svg" {
+		tl := explain.TimelineOf(m, o.planner, o.when, o.days)
+		return &tl.Explanation, &tl
+	}
+	e := explain.Explain(m, o.planner, o.when, 10)
+	return &e, nil
+}
+
+// duplicated refuses a name twice in one catalog: no definition is
+// explained.
+func (o *explainOptions) duplicated(cat *catalog.Catalog) error {
+	if !cat.Duplicated[o.name] {
+		return nil
+	}
+	for _, p := range cat.Problems {
+		if p.Task == o.name {
+			return &usageError{fmt.Sprintf("%s:%d:%d: %s", p.Pos.File, p.Pos.Line, p.Pos.Column, p.Message)}
+		}
+	}
+	return nil
+}
+
+// reportProblems writes the catalog's problems: only the asked task's
+// (and those of its files) once it is found, the others one line with a
+// count. When it is not found, every problem is shown: it may be in what
+// did not parse.
+func (o *explainOptions) reportProblems(cat *catalog.Catalog, defs []*catalog.Materialization) {
 	files := map[string]bool{}
 	for _, m := range defs {
-		files[m.Source.File] = true
+		files[m.Source.Name()] = true
 	}
 	others := 0
 	for i := range cat.Problems {
@@ -190,9 +216,17 @@ func (o *explainOptions) Run() error {
 	if others > 0 && !o.quiet {
 		fmt.Fprintf(o.Err, "schedtool: %d %s in other files, not about %s (schedtool validate lists them)\n", others, report.Plural(others, "problem", "problems"), o.name)
 	}
+}
+
+// explainDefs explains each definition of the task in the catalog
+// sources, the first found and the others as its OtherDefinitions, with
+// migrate's refusal where migrate would not make its own plan's change.
+func (o *explainOptions) explainDefs(defs []*catalog.Materialization, opts catalog.Options) (*explain.Explanation, *explain.Timeline) {
+	var found *explain.Explanation
+	var timeline *explain.Timeline
 	says := o.migrateSays(defs, opts)
 	for _, m := range defs {
-		e, tl := explainOne(m)
+		e, tl := o.explainOne(m)
 		if t, ok := says[m]; ok {
 			refusedPreview(e, tl, t)
 		}
@@ -203,52 +237,60 @@ func (o *explainOptions) Run() error {
 		found.OtherDefinitions = append(found.OtherDefinitions, *e)
 	}
 	if len(defs) > 1 && (o.output == "html" || o.output == "svg") && !o.quiet {
-		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.File))
+		fmt.Fprintf(o.Err, "schedtool: %s is defined in %d catalogs; the timeline draws the one in %s (-o text or json shows every definition)\n", o.name, len(defs), report.Escape(defs[0].Source.Name()))
 	}
+	return found, timeline
+}
+
+// scanDumps looks for the task in the dumps, when the catalog sources
+// have not defined it (found), adding every name to near.
+func (o *explainOptions) scanDumps(opts catalog.Options, near *suggest.Nearest, found **explain.Explanation, timeline **explain.Timeline) error {
 	type out struct {
 		name string
 		e    *explain.Explanation
 		tl   *explain.Timeline
 	}
-	err := catalog.EachDump(o.inputs, func(r io.Reader, name string) error {
-		return catalog.ScanDump(r, name, catalog.DumpOptions{Options: opts}, func(rr *catalog.RowResult) out {
+	return livespecs.EachDump(o.inputs, func(r io.Reader, name string) error {
+		return livespecs.ScanDump(r, name, livespecs.DumpOptions{Options: opts}, func(rr *livespecs.RowResult) out {
 			if rr.Mat == nil {
 				return out{}
 			}
 			x := out{name: rr.Mat.Name}
 			if rr.Mat.Name == o.name { // explained here: the row's nodes are reused after
-				x.e, x.tl = explainOne(rr.Mat)
+				x.e, x.tl = o.explainOne(rr.Mat)
 			}
 			return x
 		}, func(x out) {
 			if x.name != "" {
 				near.Add(x.name)
 			}
-			if x.e != nil && found == nil {
-				found, timeline = x.e, x.tl
+			if x.e != nil && *found == nil {
+				*found, *timeline = x.e, x.tl
 			}
 		})
 	})
-	if err != nil {
-		return err
-	}
-	if err := o.selected(); err != nil {
-		return err
-	}
-	if found == nil {
-		shown := make([]string, len(o.paths))
-		for i, p := range o.paths {
-			shown[i] = p
-			if catalog.IsDBURL(p) {
-				shown[i] = catalog.RedactURL(p) // never the password
-			}
+}
+
+// notFound is the usage error of a task no input defines, with the
+// names nearest it.
+func (o *explainOptions) notFound(near *suggest.Nearest) error {
+	shown := make([]string, len(o.paths))
+	for i, p := range o.paths {
+		shown[i] = p
+		if livespecs.IsDBURL(p) {
+			shown[i] = livespecs.RedactURL(p) // never the password
 		}
-		msg := fmt.Sprintf("no materialization %s in %s", report.Escape(o.name), report.Escape(strings.Join(shown, ", ")))
-		if l := near.List(); len(l) > 0 {
-			msg += "; closest: " + report.Escape(strings.Join(l, ", "))
-		}
-		return &usageError{msg}
 	}
+	msg := fmt.Sprintf("no materialization %s in %s", report.Escape(o.name), report.Escape(strings.Join(shown, ", ")))
+	if l := near.List(); len(l) > 0 {
+		msg += "; closest: " + report.Escape(strings.Join(l, ", "))
+	}
+	return &usageError{msg}
+}
+
+// write writes the explanation as the output asks: a timeline (html,
+// svg), JSON, or text, each definition in turn.
+func (o *explainOptions) write(found *explain.Explanation, timeline *explain.Timeline) error {
 	switch o.output {
 	case "html", "svg":
 		write := explain.WriteHTML
@@ -260,8 +302,7 @@ func (o *explainOptions) Run() error {
 			return fmt.Errorf("writing the timeline: %w", errors.Join(err, w.err))
 		}
 		return nil
-	}
-	if o.output == "json" {
+	case "json":
 		b, _ := json.MarshalIndent(found, "", "  ")
 		_, err := fmt.Fprintf(o.Out, "%s\n", b)
 		return err
@@ -306,7 +347,7 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 	switch {
 	case e.Deferred != "":
 		delay = "delay " + e.Deferred
-	case e.Delay == "unknown":
+	case e.DelayUnknown:
 		delay = "delay unknown"
 	}
 	fmt.Fprintf(w, "  model syncSchedule:  %s\n  connector schedule:  %s, %s\n", model, e.Connector, delay)
@@ -314,6 +355,9 @@ func writeExplanation(w io.Writer, ex *explain.Explanation) {
 		fmt.Fprintf(w, "  connector secrets:   %s\n", e.Secrets)
 	}
 	fmt.Fprintf(w, "  who holds commits:   %s\n  sync-now:            %s\n", e.Holds, e.SyncNow)
+	if e.ConnectorError != "" {
+		fmt.Fprintf(w, "  connector error:     %s\n", report.Escape(e.ConnectorError))
+	}
 	if e.Crash != "" {
 		fmt.Fprintf(w, "  connector crash:     %s\n", e.Crash)
 	}
@@ -388,16 +432,16 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 	}
 	opts.Select = nil
 	cat := catalog.Load(sources, opts) // its own: migrate's edits leave explain's as read
-	cat.Holders, _ = catalog.Users(sources, cat, opts)
-	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry}
+	holders, _ := users.Users(sources, cat, opts)
+	mg := &migrate.Migrator{Planner: o.planner, Registry: o.planner.Registry, Holders: holders}
 	res := mg.Catalog(cat)
 	out := map[*catalog.Materialization]migrate.Task{}
 	for _, t := range res.Tasks {
-		if t.Action != "review" && t.Action != "skip" {
+		if t.Action != plan.Review && t.Action != plan.Skip {
 			continue
 		}
 		for _, m := range defs {
-			if t.Task == m.Name && t.File == m.Source.File {
+			if t.Task == m.Name && t.File == m.Source.Name() {
 				out[m] = t
 			}
 		}
@@ -409,10 +453,10 @@ func (o *explainOptions) migrateSays(defs []*catalog.Materialization, opts catal
 // or skip), when its own plan said otherwise: the timeline's lane after
 // the migration is dropped, since migrate would not make it.
 func refusedPreview(e *explain.Explanation, tl *explain.Timeline, t migrate.Task) {
-	if strings.HasPrefix(e.Migration, t.Action+" (") {
+	if e.Action == t.Action {
 		return
 	}
-	e.Migration = t.Action + " (" + t.Reason + ")"
+	e.Migration = string(t.Action) + " (" + t.Reason + ")"
 	if tl != nil && tl.ModelFrom == "migrate" {
 		tl.ModelFrom, tl.ModelSpec, tl.Commits, tl.ModelFast, tl.Verdict = "", "", nil, nil, nil
 	}

@@ -6,8 +6,6 @@ package main
 import (
 	"os"
 	"runtime/debug"
-
-	_ "github.com/estuary/schedtool/catalog/pgsource" // postgres:// PATHs
 )
 
 func main() {

@@ -18,7 +18,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/migrate"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/project"
@@ -43,8 +46,9 @@ type migrateOptions struct {
 	limitSet      func() bool
 	changed       func(flag string) bool
 	planFile      string
+	dryRun        bool // --dry-run: what migrate does anyway
 	// flagsSet are the flags given, by name, for a saved plan.
-	flagsSet func() map[string]string
+	flagsSet func() map[string][]string
 
 	paths    []string
 	inputs   []catalog.Input
@@ -52,12 +56,8 @@ type migrateOptions struct {
 	run      migrate.RunOptions
 }
 
-func newMigrate(c *common) *cobra.Command {
-	o := &migrateOptions{common: c}
-	cmd := &cobra.Command{
-		Use:   "migrate [flags] PATH...",
-		Short: "Move connector schedules into the materialization's syncSchedule",
-		Long: `migrate moves each connector-side schedule into the materialization's
+// migrateLong is migrate's help text.
+const migrateLong = `migrate moves each connector-side schedule into the materialization's
 syncSchedule (run by the V2 runtime) and sets the connector to its off state,
 {syncFrequency: "0s"}. Nothing else changes: edits are made to the original
 bytes (comments, key order, quoting, indentation, CRLF and anchors stay), and
@@ -65,7 +65,9 @@ each edited file is re-read and must decode to exactly the intended tree.
 Sealed (sops) configs are never edited in their values: the change goes into
 sops.overlay.
 
-By default migrate is a dry run that prints a unified diff per file. It
+By default migrate is a dry run that prints a unified diff per file, and
+each stored-spec row by field (a line per changed JSON pointer, never the
+row whole: no config value but the schedule's is shown). It
 exits 2 whenever a person is needed: changes pending in a dry run, tasks
 that need review, V1 tasks skipped (still paced by their connectors) or file
 sinks skipped (without --zero-file-sinks), in every mode, --write and --out
@@ -74,12 +76,15 @@ changes in place, atomically; --out DIR writes the migrated tree elsewhere.
 Each file written is listed on standard error (written: PATH), before the
 summary line; -q keeps the summary line alone. The summary is followed by
 the behaviour changes (the jitter seed moving to the tenant, backfills now
-paced, timezone quirks), one line each with its number of tasks.
+paced, timezone quirks), one line each with its number of tasks and the
+first three.
 
 --plan FILE saves the dry run as a plan instead of printing the diff: the
-exact edits, each input's SHA-256, every task's report, a digest.
-schedtool show renders it, schedtool apply writes exactly it (refusing a
-group whose files changed since). -o markdown renders the dry run as a
+options and the task set, the exact edits, each input's SHA-256, the
+reports of the tasks it migrates or leaves to a person, a digest, every
+path relative to the root. schedtool show renders it, schedtool apply
+writes it where migrate, run again in the checkout apply runs in, would
+write exactly it (refusing any other group). -o markdown renders the dry run as a
 pull-request body, in parts under GitHub's 65,536 characters.
 
 A task's pacing is never lost: the files one migration touches (a source,
@@ -123,7 +128,14 @@ timezone, shared config files asked for different changes) are listed on
 standard error by reason, each with its count and its first 20 tasks (-o
 json lists them all). V1 tasks are skipped, unless
 --enable-runtime-v2 opts them in: each then also gets
-shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
+shards.flags.enable-runtime-v2: "true", in the same reviewed change.`
+
+func newMigrate(c *common) *cobra.Command {
+	o := &migrateOptions{common: c}
+	cmd := &cobra.Command{
+		Use:   "migrate [flags] PATH...",
+		Short: "Move connector schedules into the materialization's syncSchedule",
+		Long:  migrateLong,
 		Example: `  # What would change
   schedtool migrate fixtures/catalog
 
@@ -168,14 +180,18 @@ shards.flags.enable-runtime-v2: "true", in the same reviewed change.`,
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
 	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
 	completeValues(cmd, "output", "diff", "json", "markdown")
-	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the edits, each input's SHA-256, every task's report; schedtool apply writes exactly it, schedtool show renders it")
-	o.flagsSet = func() map[string]string { return planFlags(cmd) }
+	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the options, the task set, the edits, each input's SHA-256; schedtool apply writes it where migrate would still write exactly it, schedtool show renders it")
+	o.flagsSet = func() map[string][]string { return planFlags(cmd) }
 	completeValues(cmd, "absent", "preserve", "drop")
 	completeValues(cmd, "resolve", "model", "connector")
 	f.BoolVar(&o.enableV2, "enable-runtime-v2", false, "move V1 tasks with a connector schedule to the V2 runtime (shards.flags.enable-runtime-v2: \"true\") in the same change as their schedule")
 	o.limitSet = func() bool { return f.Changed("limit") }
 	o.changed = f.Changed
 	f.IntVar(&o.limit, "limit", 0, "migrate at most N tasks this run, the first in catalog name order; the rest are deferred to later runs (waves)")
+	// Typed from habit (kubectl, terraform): accepted, and said to be
+	// the default; hidden, as it changes nothing.
+	f.BoolVar(&o.dryRun, "dry-run", false, "migrate is a dry run by default")
+	f.MarkHidden("dry-run")
 	return cmd
 }
 
@@ -235,6 +251,12 @@ func (o *migrateOptions) Validate() error {
 	}
 	if o.changed != nil && o.changed("plan") && strings.TrimSpace(o.planFile) == "" {
 		return &usageError{"--plan: an empty path names nothing; give the plan file to write"}
+	}
+	if o.dryRun && (o.write || o.out != "") {
+		return &usageError{"--dry-run: migrate is a dry run by default; --write and --out are what write, so give one or the other"}
+	}
+	if o.dryRun && !o.quiet {
+		fmt.Fprintln(o.Err, "schedtool: migrate is a dry run by default: --dry-run changes nothing (--write applies the changes, --out writes them elsewhere)")
 	}
 	if (o.planFile != "" || o.output == "markdown") && (o.write || o.out != "") {
 		what := "--plan"
@@ -327,9 +349,9 @@ func (o *migrateOptions) checkOutFile() error {
 		}
 		return nil
 	}
-	if id, ok := catalog.Identify(o.out); ok {
+	if id, ok := paths.Identify(o.out); ok {
 		for _, p := range o.inputFiles() {
-			if pid, ok := catalog.Identify(p); ok && pid == id {
+			if pid, ok := paths.Identify(p); ok && pid == id {
 				return &usageError{fmt.Sprintf("--out %s is the input %s: writing it would replace the input with only the migrated rows; name another file", o.out, p)}
 			}
 		}
@@ -340,7 +362,7 @@ func (o *migrateOptions) checkOutFile() error {
 				continue
 			}
 			if sst, err := os.Stdin.Stat(); err == nil {
-				if sid, ok := catalog.IdentifyInfo(sst); ok && sid == id {
+				if sid, ok := paths.IdentifyInfo(sst); ok && sid == id {
 					return &usageError{fmt.Sprintf("--out %s is the input - (standard input reads it): writing it would replace the input with only the migrated rows; name another file", o.out)}
 				}
 			}
@@ -378,10 +400,10 @@ func (o *migrateOptions) checkOutDir() error {
 			continue
 		}
 		p := realPath(in.Arg)
-		if _, ok := catalog.Under(p, out); ok && in.Dir != "" {
+		if _, ok := paths.Under(p, out); ok && in.Dir != "" {
 			return &usageError{fmt.Sprintf("--out %s is inside the input %s: the next run would read the migrated copy as more sources; name a directory elsewhere", o.out, in.Arg)}
 		}
-		if _, ok := catalog.Under(out, p); ok {
+		if _, ok := paths.Under(out, p); ok {
 			return &usageError{fmt.Sprintf("--out %s holds the input %s: the migrated tree could overwrite it; name a directory elsewhere", o.out, in.Arg)}
 		}
 	}
@@ -434,8 +456,9 @@ func (o *migrateOptions) Run() error {
 	if err := o.chooseMode(); err != nil {
 		return err
 	}
-	if err := o.checkPlanFile(); err != nil {
-		return err
+	if o.replayRun != nil {
+		// A saved plan's apply or show: migrate's planning, run again.
+		return o.replayRun(o)
 	}
 	out := o.Out
 	if color, _ := useColor(o.color, o.OutTerminal); color && o.output == "diff" && o.planFile == "" {
@@ -446,17 +469,16 @@ func (o *migrateOptions) Run() error {
 	var rec *savedplan.Recorder
 	var diff bytes.Buffer
 	if o.planFile != "" || o.output == "markdown" {
-		// The PATHs read: the project file's when none were given, so
-		// that apply reads the same catalog again.
-		paths := o.paths
-		if len(paths) == 0 {
-			paths = o.projectPaths()
+		w, err := o.startPlan()
+		if err != nil {
+			return err
 		}
-		rec = savedplan.NewRecorder(toolVersion(), paths, o.flagsSet(), inputRoots(o.inputs))
+		defer w.Abort()
+		rec = o.recorder(w)
 		o.run.Record = rec
 		switch o.output {
 		case "markdown":
-			o.run.Format = "diff"
+			o.run.Format, o.run.Review = "diff", true
 			out = &diff // the Markdown holds it
 		case "diff":
 			out = io.Discard // the plan instead of the diff
@@ -489,7 +511,7 @@ func (o *migrateOptions) Run() error {
 	// --out they leave the run done; a dry run has them pending.
 	var why []string
 	if n := sum.Review(); n > 0 {
-		why = append(why, fmt.Sprintf("%d %s need%s review", n, report.Plural(n, "task", "tasks"), map[bool]string{true: "s"}[n == 1]))
+		why = append(why, fmt.Sprintf("%d %s review", n, report.Plural(n, "task needs", "tasks need")))
 	}
 	if n := sum.UnpacedV1; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
@@ -504,8 +526,8 @@ func (o *migrateOptions) Run() error {
 			n, report.Plural(n, "sink", "sinks"), report.Plural(n, "its", "their")))
 	}
 	if n := sum.Oversized; n > 0 {
-		why = append(why, fmt.Sprintf("%d %s share config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
-			n, report.Plural(n, "task", "tasks"), o.limit, report.Plural(n, "it", "them")))
+		why = append(why, fmt.Sprintf("%d %s config files with more tasks than --limit %d takes: no run at this limit migrates %s; raise --limit",
+			n, report.Plural(n, "task shares", "tasks share"), o.limit, report.Plural(n, "it", "them")))
 	}
 	if n := sum.Deferred(); n > 0 && o.run.Mode == migrate.DryRun {
 		why = append(why, fmt.Sprintf("%d %s deferred by --limit %d: run again for the next wave", n, report.Plural(n, "task", "tasks"), o.limit))
@@ -531,8 +553,9 @@ var writeHooks groupwrite.Hooks
 // handleSignals makes interruptSignals finish or undo the group being
 // written and leave no temp file (docs/behaviour.md §7): outside a group's renames the
 // process ends at once, its temp files removed; during them the group
-// finishes and the run stops after it. stop ends the handling.
-func (o *migrateOptions) handleSignals() (stop func()) {
+// finishes and the run stops after it. stop ends the handling. validate
+// takes it for its -o FILE temp files, apply for its groups.
+func (c *common) handleSignals() (stop func()) {
 	groupwrite.ResetInterrupt()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, interruptSignals...)
@@ -542,7 +565,7 @@ func (o *migrateOptions) handleSignals() (stop func()) {
 		case sig := <-sigs:
 			groupwrite.OnSignal(sig, func() {
 				e := &interruptedError{sig: migrate.SignalName(sig), written: int(migrate.Written())}
-				os.Exit(exitCode(e, o.Err))
+				os.Exit(exitCode(e, c.Err))
 			})
 		case <-done:
 		}
@@ -604,7 +627,7 @@ func (o *migrateOptions) noteNoGit() {
 		if dir == "" {
 			dir = filepath.Dir(in.Arg)
 		}
-		if in.Arg != "-" && !catalog.InGitWorkTree(dir) {
+		if in.Arg != "-" && !input.InGitWorkTree(dir) {
 			outside = append(outside, in.Arg)
 		}
 	}
@@ -615,26 +638,101 @@ func (o *migrateOptions) noteNoGit() {
 		report.Escape(strings.Join(outside, ", ")), report.Plural(len(outside), "is", "are"))
 }
 
-// savePlan writes the plan a dry run recorded (--plan FILE), and its
-// Markdown (-o markdown) to standard output.
+// savePlan ends the plan a dry run recorded (--plan FILE), and writes
+// its Markdown (-o markdown) to standard output.
 func (o *migrateOptions) savePlan(rec *savedplan.Recorder, sum *migrate.Summary, diff []byte) error {
-	rec.Plan.Summary = sum
-	if o.planFile != "" {
-		if err := rec.Plan.Write(o.planFile); err != nil {
-			return fmt.Errorf("--plan %s: %w", o.planFile, err)
-		}
-		if !o.quiet {
-			fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
-				report.Escape(o.planFile), rec.Plan.Digest, report.Escape(o.planFile), report.Escape(o.planFile))
-		}
-	} else if _, err := rec.Plan.Marshal(); err != nil { // its digest, which the Markdown names
+	// An import or config file the run read is refused (outguard.go);
+	// the plan's temp file is dropped.
+	if err := o.guard.err(); o.planFile != "" && err != nil {
 		return err
 	}
+	if err := rec.W.Close(sum); err != nil {
+		return fmt.Errorf("--plan %s: %w", o.planFile, err)
+	}
+	if o.planFile != "" && !o.quiet {
+		shown := report.Escape(paths.Display(o.planFile))
+		fmt.Fprintf(o.Err, "plan written: %s (%s); review it with schedtool show %s, write it with schedtool apply %s\n",
+			shown, rec.W.Plan.Digest, shown, shown)
+	}
 	if o.output == "markdown" {
-		return writeParts(o.Out, savedplan.Markdown(rec.Plan, diff, savedplan.CommentLimit))
+		return writeParts(o.Out, savedplan.Markdown(rec.W.Plan, diff, savedplan.CommentLimit))
 	}
 	return nil
 }
+
+// planRoot is the one root of the inputs, which every path of a plan is
+// relative to (-o markdown alone takes the first: no plan is applied).
+func (o *migrateOptions) planRoot() (string, error) {
+	roots := inputRoots(o.inputs)
+	if len(roots) > 1 && o.planFile != "" {
+		return "", &usageError{fmt.Sprintf("--plan: the PATHs lie under several roots (%s), and a plan names its files relative to one: plan them in separate runs, or give --root DIR holding them all", strings.Join(roots, ", "))}
+	}
+	if len(roots) == 0 {
+		return ".", nil
+	}
+	return roots[0], nil
+}
+
+// startPlan starts the plan document: its head holds the PATHs, the
+// options in effect (the project file's with its digest) and where the
+// root is from the working directory, every path relative to the root.
+func (o *migrateOptions) startPlan() (*savedplan.Writer, error) {
+	root, err := o.planRoot()
+	if err != nil {
+		return nil, err
+	}
+	abs := savedplan.AbsRoot(root)
+	// The PATHs read: the project file's when none were given, so
+	// that apply reads the same catalog again. A database PATH is kept
+	// without its password: a plan is a file to review and share, and
+	// apply never reads a database again.
+	paths := o.paths
+	if len(paths) == 0 {
+		paths = o.projectPaths()
+	}
+	head := &savedplan.Plan{Schedtool: toolVersion(), Args: make([]string, len(paths))}
+	for i, a := range paths {
+		if livespecs.IsDBURL(a) {
+			a = livespecs.RedactURL(a)
+		}
+		head.Args[i] = savedplan.Rel(abs, a)
+	}
+	head.Options.Flags = o.flagsSet()
+	for _, name := range pathFlags {
+		if vs, ok := head.Options.Flags[name]; ok {
+			for i, v := range vs {
+				vs[i] = savedplan.Rel(abs, v)
+			}
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			head.Options.Root = filepath.ToSlash(rel)
+		}
+	}
+	if p := o.project; p != nil {
+		b, err := os.ReadFile(p.File)
+		if err != nil {
+			return nil, &usageError{"project file " + err.Error()}
+		}
+		head.Options.Project = &savedplan.Project{File: savedplan.Rel(abs, p.File), SHA256: savedplan.Hash(b), Root: p.Root, Exclude: p.Exclude, Decisions: p.Decisions, Connectors: p.Connectors, Paths: p.Paths}
+	}
+	w, err := savedplan.NewWriter(o.planFile, head)
+	if err != nil {
+		return nil, fmt.Errorf("--plan %s: %w", o.planFile, err)
+	}
+	return w, nil
+}
+
+// recorder records the run into w, paths relative to its root.
+func (o *migrateOptions) recorder(w *savedplan.Writer) *savedplan.Recorder {
+	root, _ := o.planRoot()
+	return savedplan.NewRecorder(w, root)
+}
+
+// pathFlags are migrate's flags that name a file or a directory: a plan
+// holds them relative to the root.
+var pathFlags = []string{"root", "connectors", "config"}
 
 // writeParts writes the parts of a Markdown body one after the other
 // (each after the first begins with its part marker line).
@@ -650,14 +748,18 @@ func writeParts(w io.Writer, parts []string) error {
 // planFlags are the flags set on migrate's command line that shape the
 // plan (selectors, --limit, --resolve, --absent, ...), by name; the
 // output and the plan file aside.
-func planFlags(cmd *cobra.Command) map[string]string {
-	out := map[string]string{}
+func planFlags(cmd *cobra.Command) map[string][]string {
+	out := map[string][]string{}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		switch f.Name {
-		case "plan", "output", "quiet", "color", "cpuprofile":
+		case "plan", "output", "quiet", "color", "cpuprofile", "dry-run":
 			return
 		}
-		out[f.Name] = f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			out[f.Name] = append([]string(nil), sv.GetSlice()...)
+			return
+		}
+		out[f.Name] = []string{f.Value.String()}
 	})
 	return out
 }
@@ -671,22 +773,4 @@ func inputRoots(inputs []catalog.Input) []string {
 		}
 	}
 	return out
-}
-
-// checkPlanFile refuses a --plan FILE that is one of the inputs (by
-// identity): writing the plan would replace it.
-func (o *migrateOptions) checkPlanFile() error {
-	if o.planFile == "" {
-		return nil
-	}
-	id, ok := catalog.Identify(o.planFile)
-	if !ok {
-		return nil
-	}
-	for _, p := range o.inputFiles() {
-		if pid, ok := catalog.Identify(p); ok && pid == id {
-			return &usageError{fmt.Sprintf("--plan %s is the input %s: writing the plan would replace it; name another file", o.planFile, p)}
-		}
-	}
-	return nil
 }

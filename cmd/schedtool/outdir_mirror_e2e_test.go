@@ -104,7 +104,13 @@ func parseMigrateReport(t *testing.T, out string, r run) migrateReport {
 	}
 	for _, f := range doc.Files {
 		if f.Status == "written" {
-			rel, _ := filepath.Rel(out, f.File)
+			// A file under the working directory is named relative to it
+			// (paths in output): the runs that give one run beside out.
+			file := f.File
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(filepath.Dir(out), file)
+			}
+			rel, _ := filepath.Rel(out, file)
 			rep.written[filepath.ToSlash(rel)] = true
 		}
 	}
@@ -287,7 +293,7 @@ func TestOutDirMirrorsTheTree(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			r := schedtoolIn(t, work, "migrate", "-o", "json", "--root", root, "--out", out, tc.path)
 			noCrash(t, "migrate --out", r)
-			if r.code != 2 || !strings.Contains(r.stderr, "2 to migrate, 1 need review, 1 with nothing to do; 3 written") {
+			if r.code != 2 || !strings.Contains(r.stderr, "2 to migrate, 1 needs review, 1 with nothing to do; 3 written") {
 				t.Fatalf("migrate --out: exit %d, want 2 (one task needs review)\n%s", r.code, r.stderr)
 			}
 			rep := parseMigrateReport(t, out, r)
@@ -341,7 +347,7 @@ func TestOutDirRefusesWhatItCannotCopy(t *testing.T) {
 		"cat/fifo: not written: not a regular file (a FIFO)",
 		"cat/dangling: not copied: a symlink to nothing",
 		"cat/dir-link: not copied: a symlink to a directory",
-		"outside.schema.yaml: not copied (named at " + filepath.Join(root, "cat/flow.yaml") + ":2:22): schema \"../../outside.schema.yaml\" escapes the root directory",
+		"outside.schema.yaml: not copied (named at repo/cat/flow.yaml:2:22): schema \"../../outside.schema.yaml\" escapes the root directory",
 	} {
 		if !strings.Contains(r.stderr, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, r.stderr)

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/groupwrite"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -23,31 +24,70 @@ type outputSpec struct {
 type outputsValue struct {
 	specs []outputSpec
 	set   bool // given on the command line: the default goes
-	// opened is set once the files are opened: a run that fails before
-	// writes each its failure document (failure).
-	opened bool
+	// guard checked the files before anything was read (nil: not yet,
+	// or there are none); streams are the files being written, each a
+	// temp file beside its FILE until commit; done is set once they are
+	// renamed into place.
+	guard   *outputGuard
+	streams []*groupwrite.Stream
+	done    bool
 }
 
-// failure writes the failure document of each output to a file, for a
-// run that failed before it opened them (a CI step uploads the file
-// whatever the exit code).
+// failure gives each output to a file of a failed run its failure
+// document, when its format has one (json, sarif: a CI step uploads the
+// file whatever the exit code), else nothing: what the run wrote is
+// removed, never left half-written. A file the guard refused, or did not
+// get to check, gets nothing either.
 func (v *outputsValue) failure(stderr io.Writer, msg string) {
-	if v.opened {
+	v.abort()
+	if v.done || v.guard == nil || v.guard.err() != nil {
 		return
 	}
 	for _, s := range v.specs {
 		if s.file == "" {
 			continue
 		}
-		f, err := os.OpenFile(s.file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		var doc bytes.Buffer
+		if ok, _ := report.Failure(&doc, s.format, toolVersion(), msg); !ok {
+			continue
+		}
+		f, err := groupwrite.CreateStream(s.file, 0o644, groupwrite.Hooks{})
 		if err == nil {
-			_, err = report.Failure(f, s.format, toolVersion(), msg)
-			err = errors.Join(err, f.Close())
+			if _, err = f.Write(doc.Bytes()); err != nil {
+				f.Abort()
+			} else {
+				err = f.Commit()
+			}
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "schedtool: writing the failure document to "+s.file+": "+err.Error())
 		}
 	}
+}
+
+// abort removes the temp files of the outputs being written.
+func (v *outputsValue) abort() {
+	for _, f := range v.streams {
+		f.Abort()
+	}
+	v.streams = nil
+}
+
+// commit renames every output file into place, unless the guard refused
+// one (an input of the run), which leaves them all as they were.
+func (v *outputsValue) commit() error {
+	if err := v.guard.err(); err != nil {
+		v.abort()
+		return err
+	}
+	var errs []error
+	for _, f := range v.streams {
+		if err := f.Commit(); err != nil {
+			errs = append(errs, fmt.Errorf("-o: %w", err))
+		}
+	}
+	v.streams, v.done = nil, true
+	return errors.Join(errs...)
 }
 
 func (v *outputsValue) String() string {
@@ -101,47 +141,36 @@ func (v *outputsValue) check() error {
 	return nil
 }
 
-// writers opens every output and returns one writer that hands each
+// writers starts every output and returns one writer that hands each
 // finding to all of them; set configures each (tty: it writes to
-// standard output). closeFiles closes the files, reporting the first
-// error.
-func (v *outputsValue) writers(stdout io.Writer, set func(w report.Writer, tty bool)) (report.Writer, func() error, error) {
-	v.opened = true
+// standard output). A file is written to a temp file beside it (created
+// exclusively, never through a symlink) until commit renames it into
+// place; abort, or a failure, removes it.
+func (v *outputsValue) writers(stdout io.Writer, set func(w report.Writer, tty bool)) (report.Writer, error) {
 	var ws []report.Writer
-	var files []*os.File
-	closeFiles := func() error {
-		var errs []error
-		for _, f := range files {
-			if err := f.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("-o: %w", err))
-			}
-		}
-		files = nil
-		return errors.Join(errs...)
-	}
 	for _, s := range v.specs {
 		out := stdout
 		if s.file != "" {
-			f, err := os.OpenFile(s.file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			f, err := groupwrite.CreateStream(s.file, 0o644, groupwrite.Hooks{})
 			if err != nil {
-				closeFiles()
-				return nil, nil, &usageError{fmt.Sprintf("-o %s=%s: %v", s.format, s.file, err)}
+				v.abort()
+				return nil, &usageError{fmt.Sprintf("-o %s=%s: %v", s.format, s.file, err)}
 			}
-			files = append(files, f)
+			v.streams = append(v.streams, f)
 			out = f
 		}
 		w, err := report.New(s.format, out, toolVersion())
 		if err != nil {
-			closeFiles()
-			return nil, nil, &usageError{"-o: " + err.Error()}
+			v.abort()
+			return nil, &usageError{"-o: " + err.Error()}
 		}
 		set(w, s.file == "")
 		ws = append(ws, w)
 	}
 	if len(ws) == 1 {
-		return ws[0], closeFiles, nil
+		return ws[0], nil
 	}
-	return multiWriter(ws), closeFiles, nil
+	return multiWriter(ws), nil
 }
 
 // multiWriter hands each finding to every writer.

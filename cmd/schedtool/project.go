@@ -10,9 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/census"
 	"github.com/estuary/schedtool/finding"
+	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/project"
 )
 
@@ -32,7 +33,7 @@ func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 			paths = paths[1:] // NAME PATH...
 		}
 		start := "."
-		if len(paths) > 0 && paths[0] != "-" && !catalog.IsDBURL(paths[0]) {
+		if len(paths) > 0 && paths[0] != "-" && !livespecs.IsDBURL(paths[0]) {
 			start = paths[0]
 			if st, err := os.Stat(start); err != nil || !st.IsDir() {
 				start = filepath.Dir(start)
@@ -42,7 +43,11 @@ func (c *common) loadProject(cmd *cobra.Command, args []string) error {
 			return nil
 		}
 	}
-	p, err := project.Load(path)
+	// Shown as outputs show paths (paths.Display), and so are the PATHs,
+	// root and registry it names, which are relative to it: a project
+	// file under the working directory gives PATHs relative to it, as
+	// typed ones would be.
+	p, err := project.Load(paths.Display(path))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && c.config != "" {
 			return &usageError{fmt.Sprintf("--config %s: no such file", c.config)}

@@ -357,7 +357,7 @@ func TestDeletedAndDisabled(t *testing.T) {
 		t.Errorf("a deleted task in the report:\n%s", r.stdout)
 	}
 	r = schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
-	expect(t, r, 2, []string{"+    syncSchedule:", `"d/disabled"`}, []string{"migrate: 4 materializations (3 disabled): 3 to migrate, 1 need review; 1 file and 1 dump row to change"})
+	expect(t, r, 2, []string{"+    syncSchedule:", "@@ d/disabled (line 2, "}, []string{"migrate: 4 materializations (3 disabled): 3 to migrate, 1 needs review; 1 file and 1 dump row to change"})
 	if strings.Contains(r.stdout, "deleted") {
 		t.Errorf("a deleted task migrated:\n%s", r.stdout)
 	}
@@ -427,10 +427,10 @@ func TestMigrateLimit(t *testing.T) {
 	}
 	expect(t, r, 2, []string{`"actions":{"defer":4,"migrate":3,"review":1}`, `"reason":"deferred by --limit 3: this run migrates the first 3 in catalog name order`}, nil)
 	r = schedtoolIn(t, dir, "migrate", "--limit", "3", "cat", "dump.ndjson")
-	expect(t, r, 2, []string{"+++ b/dump.ndjson\n@@ -2 +2 @@"}, []string{
-		"migrate: 8 materializations: 3 to migrate, 4 deferred (--limit 3), 1 need review; 1 file and 1 dump row to change",
+	expect(t, r, 2, []string{"=== dump.ndjson: stored specs, by field (--out FILE writes the rows)\n@@ acme/b (line 2, "}, []string{
+		"migrate: 8 materializations: 3 to migrate, 4 deferred (--limit 3), 1 needs review; 1 file and 1 dump row to change",
 		"deferred to a later run (--limit 3, catalog name order):\n  acme/e (cat/two.flow.yaml:3)\n  acme/g1 (cat/two.flow.yaml:24)\n  acme/g2 (cat/two.flow.yaml:15)\n  acme/d (dump.ndjson:1)\n"})
-	if strings.Contains(r.stdout, "@@ -1 +1 @@") {
+	if strings.Contains(r.stdout, "(line 1, ") {
 		t.Errorf("the deferred row acme/d is in the diff:\n%s", r.stdout)
 	}
 
@@ -513,8 +513,8 @@ func TestEnableRuntimeV2(t *testing.T) {
 		"         other-flag: \"x\"   # keep me\n+        enable-runtime-v2: \"true\"\n",
 		"-    shards: {flags: {enable-runtime-v2: \"TRUE\"}}\n+    shards: {flags: {enable-runtime-v2: \"true\"}}\n",
 		"-        enable-runtime-v2: true\n+        enable-runtime-v2: \"true\"\n",
-		`"spec":{"shards":{"flags":{"enable-runtime-v2":"true"}},"syncSchedule":{"baseInterval":"1h"},"endpoint"`,
-		`"expectPubId":"0123456789abcdef"`,
+		"@@ d/v1 (line 1, last_pub_id 0123456789abcdef) @@\n+ /shards: {flags: {enable-runtime-v2: \"true\"}}\n+ /syncSchedule: {baseInterval: 1h}\n",
+		"+ /expectPubId: \"0123456789abcdef\"\n",
 	}, []string{"  1 task: the connector schedule is invalid", "\n    a/v1-invalid (cat/flow.yaml:42)\n"})
 	// Every removed line is a schedule or flag line: nothing else changes.
 	for _, line := range strings.Split(r.stdout, "\n") {
@@ -525,7 +525,7 @@ func TestEnableRuntimeV2(t *testing.T) {
 	}
 	// Written, the tasks are migrated V2 tasks; a second run has nothing to do.
 	r = schedtoolIn(t, dir, "migrate", "--write", "--enable-runtime-v2", "cat")
-	expect(t, r, 2, nil, []string{"4 to migrate, 1 need review; 1 written"})
+	expect(t, r, 2, nil, []string{"4 to migrate, 1 needs review; 1 written"})
 	after := mustRead(t, filepath.Join(dir, "cat/flow.yaml"))
 	if i, j := bytes.Index(src, []byte("  a/v1-invalid:")), bytes.Index(after, []byte("  a/v1-invalid:")); i < 0 || j < 0 || !bytes.Equal(src[i:], after[j:]) {
 		t.Errorf("the task that needs review changed:\n%s", after)
@@ -541,7 +541,7 @@ func TestEnableRuntimeV2(t *testing.T) {
 		t.Errorf("validate finds something on a moved task:\n%s", r.stdout)
 	}
 	r = schedtoolIn(t, dir, "migrate", "--enable-runtime-v2", "cat")
-	expect(t, r, 2, nil, []string{"1 need review, 4 with nothing to do; 0 files to change"})
+	expect(t, r, 2, nil, []string{"1 needs review, 4 with nothing to do; 0 files to change"})
 }
 
 // A run that leaves V1 tasks on their connectors' pacing is not done: it

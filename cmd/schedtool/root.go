@@ -18,7 +18,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	ipaths "github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/internal/suggest"
 	"github.com/estuary/schedtool/project"
@@ -58,6 +62,13 @@ type common struct {
 	// config is --config; project the project file read (nil: none).
 	config  string
 	project *project.Config
+	// replayRun, when set, is what migrate runs instead of itself once
+	// its options are complete: a saved plan's apply or show, replaying
+	// migrate's planning (apply.go).
+	replayRun func(*migrateOptions) error
+	// guard refuses report files (-o FORMAT=FILE, --plan FILE) that are
+	// symlinks or inputs; nil when the command writes none.
+	guard *outputGuard
 }
 
 func (c *common) stop() {
@@ -79,7 +90,7 @@ func (c *common) registry() (*connector.Registry, error) {
 	}
 	// Only a regular file, and no larger than --max-file-size, checked
 	// before it is read: --connectors /dev/zero or a FIFO is refused.
-	b, err := catalog.ReadRegular(c.connectors, c.maxFileSize, "--max-file-size")
+	b, err := ipaths.ReadRegular(c.connectors, c.maxFileSize, "--max-file-size")
 	if err != nil {
 		return nil, &usageError{fmt.Sprintf("--connectors %s: %s", c.connectors, catalog.Describe(err))}
 	}
@@ -123,16 +134,19 @@ func (c *common) resolveInputs(paths []string) ([]catalog.Input, error) {
 	if len(paths) == 0 {
 		paths = c.projectPaths() // the project file's default PATHs
 	}
-	inputs, err := catalog.Resolve(paths, c.loadOptions())
+	inputs, err := input.Resolve(paths, c.loadOptions())
 	if err != nil {
+		return nil, err
+	}
+	if err := c.guard.inputs(inputs); err != nil {
 		return nil, err
 	}
 	said := map[string]bool{}
 	for _, in := range inputs {
 		// The root is not the PATH's own work tree: say which it is.
-		if in.Submodule != "" && !said[in.Root] && !c.quiet {
+		if in.Inner != "" && !said[in.Root] && !c.quiet {
 			said[in.Root] = true
-			fmt.Fprintf(c.Err, "schedtool: %s is in the git submodule %s: the root is %s, its superproject's work tree, whose tasks may use the submodule's files (--root DIR sets another)\n", report.Escape(in.Arg), report.Escape(in.Submodule), report.Escape(in.Root))
+			fmt.Fprintf(c.Err, "schedtool: %s is in the git work tree %s, inside another: the root is %s, the outermost work tree, whose tasks may use the inner one's files (--root DIR sets another)\n", report.Escape(in.Arg), report.Escape(in.Inner), report.Escape(in.Root))
 		}
 	}
 	streams := len(inputs) > 0
@@ -156,8 +170,12 @@ func (c *common) loadOptions() catalog.Options {
 	o.Select = c.selection
 	o.DBTimeout = c.dbTimeout
 	o.DBRows = &c.dbRows
+	o.OpenDB = pgsource.Open // postgres:// PATHs
 	if c.project != nil {
 		o.Exclude = c.project.Excluder()
+	}
+	if c.guard != nil && len(c.guard.files) > 0 {
+		o.Reading = c.guard.reading
 	}
 	return o
 }
@@ -225,8 +243,11 @@ func failureDocument(cmd *cobra.Command, out, stderr io.Writer, msg string) {
 // skips PersistentPostRun then).
 var stopProfiles = func() {}
 
-func newRoot(s Streams) *cobra.Command {
-	c := &common{Streams: s}
+func newRoot(s Streams) *cobra.Command { return newRootOf(&common{Streams: s}) }
+
+// newRootOf is the root command over c.
+func newRootOf(c *common) *cobra.Command {
+	s := c.Streams
 	stopProfiles = c.stop
 	root := &cobra.Command{
 		Use:   "schedtool",
@@ -262,7 +283,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 	c.maxFileSize, c.maxRowSize = 64<<20, 64<<20
 	pf.Var(&sizeValue{&c.maxFileSize, math.MaxInt64}, "max-file-size", "refuse a source or config file larger than this (bytes, or with a unit: 64MiB, 512KiB)")
 	pf.Var(&sizeValue{&c.maxRowSize, math.MaxInt32}, "max-row-size", "refuse a stored-spec row longer than this (bytes, or with a unit: 64MiB, 512KiB)")
-	pf.StringVar(&c.root, "root", "", "the containment root: imports and config files must stay inside it (default: the enclosing git work tree, else the PATH's directory)")
+	pf.StringVar(&c.root, "root", "", "the containment root: imports and config files must stay inside it (default: the outermost git work tree enclosing the PATH, else the PATH's directory)")
 	pf.StringArrayVar(&c.selector.Names, "name", nil, "only the task with this catalog name (repeatable)")
 	pf.StringArrayVar(&c.selector.Prefixes, "prefix", nil, "only the tasks whose catalog name starts with this prefix (repeatable)")
 	pf.StringArrayVar(&c.selector.Images, "image", nil, "only the tasks on this connector image, named without tag (repeatable)")
@@ -282,8 +303,17 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 		if _, err := useColor(c.color, false); err != nil {
 			return err
 		}
+		// Before anything is read: the project file is an input too.
+		if err := c.guardOutputs(cmd, args); err != nil {
+			return err
+		}
 		if err := c.loadProject(cmd, args); err != nil {
 			return err
+		}
+		if c.project != nil {
+			if err := c.guard.input(c.project.File); err != nil {
+				return err
+			}
 		}
 		c.selection = catalog.NewSelection(c.selector)
 		if readsDatabase(args) {
@@ -338,7 +368,7 @@ func runOptions(o options) func(*cobra.Command, []string) error {
 // readsDatabase reports whether an argument is a database PATH.
 func readsDatabase(args []string) bool {
 	for _, a := range args {
-		if catalog.IsDBURL(a) {
+		if livespecs.IsDBURL(a) {
 			return true
 		}
 	}

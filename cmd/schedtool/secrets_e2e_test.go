@@ -46,7 +46,7 @@ func TestSecretCoveredScheduleEndToEnd(t *testing.T) {
 
 	for _, args := range [][]string{{"migrate", "cat"}, {"migrate", "--write", "cat"}, {"migrate", "--write", "--resolve=model", "cat"}} {
 		r = runIn(t, dir, args...)
-		expect(t, r, 2, nil, []string{"migrate: 1 materialization: 1 need review; 0 ", "set at task start by secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency)", "move the schedule out of the secret", "schedtool: 1 task needs review"})
+		expect(t, r, 2, nil, []string{"migrate: 1 materialization: 1 needs review; 0 ", "set at task start by secret acmeCo/c/snow-sched (at /syncSchedule/syncFrequency)", "move the schedule out of the secret", "schedtool: 1 task needs review"})
 		if r.stdout != "" || strings.Contains(r.stderr, "written:") {
 			t.Errorf("%v changes something:\n%s\n%s", args, r.stdout, r.stderr)
 		}
@@ -75,7 +75,7 @@ func TestSecretCoveredScheduleEndToEnd(t *testing.T) {
 	r = runIn(t, dir, "validate", "cat")
 	expect(t, r, 2, []string{"error sync-schedule-conflict", "set the connector's off state in the secret that covers it", "info secret-schedule"}, nil)
 	r = runIn(t, dir, "migrate", "--write", "--resolve=model", "cat")
-	expect(t, r, 2, nil, []string{"migrate: 1 materialization: 1 need review; 0 written", "set at task start by secret acmeCo/c/snow-sched"})
+	expect(t, r, 2, nil, []string{"migrate: 1 materialization: 1 needs review; 0 written", "set at task start by secret acmeCo/c/snow-sched"})
 	if got, _ := os.ReadFile(filepath.Join(dir, "cat/flow.yaml")); string(got) != done {
 		t.Fatalf("migrate --resolve=model rewrote the source:\n%s", got)
 	}

@@ -83,8 +83,10 @@ func (d *diffColor) flushLine() error {
 	d.line = d.line[:0]
 	sgr := ""
 	switch {
-	case bytes.HasPrefix(l, []byte("--- ")), bytes.HasPrefix(l, []byte("+++ ")):
-		sgr = sgrBold
+	case bytes.HasPrefix(l, []byte("--- ")), bytes.HasPrefix(l, []byte("+++ ")), bytes.HasPrefix(l, []byte("=== ")):
+		sgr = sgrBold // a file's header; "===" begins a dump's rows
+	case bytes.HasPrefix(l, []byte("~ ")):
+		sgr = sgrYellow // a stored spec's field changed
 	case bytes.HasPrefix(l, []byte("@@")):
 		sgr = sgrCyan
 	case l[0] == '-':

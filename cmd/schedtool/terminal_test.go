@@ -51,11 +51,12 @@ func TestUseColor(t *testing.T) {
 func TestDiffColor(t *testing.T) {
 	var b bytes.Buffer
 	d := &diffColor{w: &b}
-	for _, part := range []string{"--- a/f\n+++ b/f\n@@ -1 +1 @@\n ctx\n-old\n+ne", "w\n-last"} {
+	for _, part := range []string{"--- a/f\n+++ b/f\n@@ -1 +1 @@\n ctx\n-old\n+ne", "w\n-last\n=== d: rows\n@@ a (line 1) @@\n~ /x: 1 -> 2\n+ /y: 3"} {
 		d.Write([]byte(part))
 	}
 	d.Close()
-	want := "\033[1m--- a/f\033[0m\n\033[1m+++ b/f\033[0m\n\033[36m@@ -1 +1 @@\033[0m\n ctx\n\033[31m-old\033[0m\n\033[32m+new\033[0m\n\033[31m-last\033[0m"
+	want := "\033[1m--- a/f\033[0m\n\033[1m+++ b/f\033[0m\n\033[36m@@ -1 +1 @@\033[0m\n ctx\n\033[31m-old\033[0m\n\033[32m+new\033[0m\n\033[31m-last\033[0m\n" +
+		"\033[1m=== d: rows\033[0m\n\033[36m@@ a (line 1) @@\033[0m\n\033[33m~ /x: 1 -> 2\033[0m\n\033[32m+ /y: 3\033[0m"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}

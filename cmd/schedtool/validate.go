@@ -104,7 +104,14 @@ func (o *validateOptions) Validate() error {
 
 // Run validates, writing the report as findings come.
 func (o *validateOptions) Run() error {
-	w, closeFiles, err := o.output.writers(o.Out, func(w report.Writer, tty bool) {
+	if o.output.guard != nil {
+		// A signal removes the temp files of -o FILE.
+		defer o.handleSignals()()
+	}
+	// A run that fails leaves no -o FILE and no temp file (its failure
+	// document aside): commit empties the list once they are in place.
+	defer o.output.abort()
+	w, err := o.output.writers(o.Out, func(w report.Writer, tty bool) {
 		switch w := w.(type) {
 		case *report.Text:
 			w.Color, _ = useColor(o.color, tty && o.OutTerminal)
@@ -137,11 +144,7 @@ func (o *validateOptions) Run() error {
 		return err
 	}
 	if err := w.End(sum); err != nil {
-		closeFiles()
 		return fmt.Errorf("writing the report: %w", err)
-	}
-	if err := closeFiles(); err != nil {
-		return err
 	}
 	if o.except != nil {
 		for _, n := range o.except.notes("rule") {
@@ -149,6 +152,9 @@ func (o *validateOptions) Run() error {
 		}
 	}
 	if err := o.selected(); err != nil {
+		return err
+	}
+	if err := o.output.commit(); err != nil {
 		return err
 	}
 	if sum.AtLeast(o.failSev) {

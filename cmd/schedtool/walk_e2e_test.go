@@ -145,14 +145,14 @@ func TestSubmoduleRoot(t *testing.T) {
 	before := treeState(t, super)
 	r := schedtoolIn(t, super, "migrate", "--write", "shared")
 	heldBack(t, r, 2, before, treeState(t, super), []string{"acmeCo/shared"}, []string{"acmeCo/app (app/flow.yaml:"})
-	if !strings.Contains(r.stderr, "schedtool: shared is in the git submodule shared: the root is ., its superproject's work tree") {
+	if !strings.Contains(r.stderr, "schedtool: shared is in the git work tree shared, inside another: the root is ., the outermost work tree") {
 		t.Errorf("the root used is not said:\n%s", r.stderr)
 	}
 	// Nested: from inside the submodule's own submodule, the root is
 	// the outermost work tree, and an escape names it.
 	writeFiles(t, super, map[string]string{"shared/nested/flow.yaml": "materializations:\n" + task("acmeCo/nested", "../../../outside.yaml", true)})
 	r = schedtoolIn(t, super, "validate", "shared/nested")
-	if !strings.Contains(r.stderr, "the root is ., its superproject's work tree") || !strings.Contains(r.stdout, "escapes the root directory . (the work tree of the superproject of the git submodule shared/nested)") {
+	if !strings.Contains(r.stderr, "the root is ., the outermost work tree") || !strings.Contains(r.stdout, "escapes the root directory . (the outermost git work tree, which encloses the one at shared/nested)") {
 		t.Errorf("nested submodule:\n%s%s", r.stdout, r.stderr)
 	}
 	// A linked work tree (git worktree add) is not a submodule: its own
@@ -167,6 +167,36 @@ func TestSubmoduleRoot(t *testing.T) {
 	// The gate: the superproject's task still relies on its connector.
 	c := schedtoolIn(t, super, "census", "--fail-if-remaining", "app")
 	if c.code == 0 || strings.Contains(c.stdout, "unaffected") {
+		t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+	}
+}
+
+// A .git file whose gitdir leads nowhere (a submodule whose
+// superproject's .git/modules is gone, a copied tree) made its directory
+// the root: migrate --write shared zeroed shared/snowflake.config.yaml,
+// exit 0, while the enclosing work tree's task using it was left
+// unpaced. The root is the outermost work tree, and stderr says so.
+func TestBrokenGitFileRoot(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("skipped: git is not on PATH")
+	}
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	writeFiles(t, dir, map[string]string{
+		"shared/.git":                  "gitdir: ../.git/modules/shared\n",
+		"shared/flow.yaml":             "materializations:\n" + task("acmeCo/shared", "snowflake.config.yaml", true),
+		"shared/snowflake.config.yaml": sharedConfig,
+		"app/flow.yaml":                "materializations:\n" + task("acmeCo/app", "../shared/snowflake.config.yaml", true),
+	})
+	before := treeState(t, dir)
+	r := schedtoolIn(t, dir, "migrate", "--write", "shared")
+	heldBack(t, r, 2, before, treeState(t, dir), []string{"acmeCo/shared"}, []string{"acmeCo/app (app/flow.yaml:"})
+	if !strings.Contains(r.stderr, "schedtool: shared is in the git work tree shared, inside another: the root is ., the outermost work tree") {
+		t.Errorf("the root used is not said:\n%s", r.stderr)
+	}
+	// The gate: the enclosing tree's task still relies on its connector.
+	c := schedtoolIn(t, dir, "census", "--fail-if-remaining", "app")
+	if c.code != 2 || strings.Contains(c.stdout, "unaffected") {
 		t.Errorf("census after: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	schedshim "github.com/estuary/schedtool/boilerplate"
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -59,7 +60,7 @@ func load(t *testing.T, src string) *catalog.Materialization {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := catalog.Resolve([]string{p}, catalog.DefaultOptions())
+	in, err := input.Resolve([]string{p}, catalog.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

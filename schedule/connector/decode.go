@@ -205,103 +205,127 @@ func (s *SyncScheduleSpec) set(i int, v string) {
 	}
 }
 
-// miss says why a key is refused as a near miss of a schedule key ("" when
-// it is not one); keys are judged in document order with the rest.
-func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field, res Result, miss func(string) string) Result {
-	key := strings.TrimPrefix(info.Pointer, "/")
-	oldTag := !e.AcceptsSyncSchedule(tag)
-	var (
-		spec        SyncScheduleSpec
-		errs        firstError
-		sealedWhole string              // pointer of an encrypted schedule object
-		sealed      [5]string           // pointer of an encrypted leaf, by field
-		upd         any                 // old tags: advanced.updateDelay
-		updPtr      string              // where it is
-		updUnknown  bool                // current tags: the key is there at all
-		variants    []string            // keys matched by folding only
-		seen        = map[string]bool{} // variants already noted
-	)
-	variant := func(k, want, ptr string) {
-		if k != want && !seen[ptr] {
-			seen[ptr] = true
-			variants = append(variants, ptr)
-		}
+// syncScheduleRead is what the config's keys say of the schedule, read
+// in document order as the connector's decoder reads them, before any
+// of it is judged.
+type syncScheduleRead struct {
+	spec        SyncScheduleSpec
+	errs        firstError
+	sealedWhole string    // pointer of an encrypted schedule object
+	sealed      [5]string // pointer of an encrypted leaf, by field
+	upd         any       // old tags: advanced.updateDelay
+	updPtr      string    // where it is
+	updUnknown  bool      // current tags: the key is there at all
+	variants    []string  // keys matched by folding only
+	seen        map[string]bool
+}
+
+func (r *syncScheduleRead) variant(k, want, ptr string) {
+	if k != want && !r.seen[ptr] {
+		r.seen[ptr] = true
+		r.variants = append(r.variants, ptr)
 	}
+}
+
+// readSyncSchedule reads the fields; miss says why a key is refused as a
+// near miss of a schedule key ("" when it is not one). It sets res's
+// Present and Pointer where the schedule key is.
+func readSyncSchedule(key string, oldTag bool, fields []Field, res *Result, miss func(string) string) *syncScheduleRead {
+	r := &syncScheduleRead{seen: map[string]bool{}}
 	for _, f := range fields {
 		at := "/" + escape(f.Key)
 		if msg := miss(f.Key); msg != "" {
-			errs.note(at, msg)
+			r.errs.note(at, msg)
 			continue
 		}
 		switch {
 		case strings.EqualFold(f.Key, key):
-			if f.Value == nil {
-				continue // null leaves the struct as it was
-			}
-			variant(f.Key, key, at)
-			res.Present, res.Pointer = true, at
-			if _, ok := f.Value.(Encrypted); ok {
-				sealedWhole = at
-				continue
-			}
-			inner, isObj := fieldsOf(f.Value)
-			if !isObj {
-				errs.note(at, typeError(f.Value, goConfigStruct+"."+key, goScheduleType))
-				continue
-			}
-			for _, g := range inner {
-				gat := at + "/" + escape(g.Key)
-				i := specField(g.Key)
-				if i < 0 {
-					errs.note(gat, fmt.Sprintf("json: unknown field %q", g.Key))
-					continue
-				}
-				variant(g.Key, SyncScheduleKeys[i], gat)
-				switch x := g.Value.(type) {
-				case nil:
-				case string:
-					spec.set(i, x)
-					sealed[i] = ""
-				case Encrypted:
-					sealed[i] = gat
-				default:
-					errs.note(gat, typeError(x, goScheduleStruct+"."+key+"."+SyncScheduleKeys[i], "string"))
-				}
-			}
+			r.schedule(f, at, key, res)
 		case strings.EqualFold(f.Key, "advanced"):
-			if f.Value == nil {
-				continue
-			}
-			if _, ok := f.Value.(Encrypted); ok {
-				continue
-			}
-			inner, isObj := fieldsOf(f.Value)
-			if !isObj {
-				errs.note(at, typeError(f.Value, goConfigStruct+".advanced", goAdvancedType))
-				continue
-			}
-			for _, g := range inner {
-				if !strings.EqualFold(g.Key, "updateDelay") {
-					continue // other advanced options are not about schedules
-				}
-				gat := at + "/" + escape(g.Key)
-				if !oldTag {
-					// Current images dropped the field: any value, even
-					// null or "", is an unknown field.
-					updUnknown, updPtr = true, gat
-					errs.note(gat, fmt.Sprintf("json: unknown field %q", g.Key))
-					continue
-				}
-				switch x := g.Value.(type) {
-				case nil:
-				case string, Encrypted:
-					upd, updPtr = x, gat
-				default:
-					errs.note(gat, typeError(x, goAdvancedStruct+".advanced.updateDelay", "string"))
-				}
-			}
+			r.advanced(f, at, oldTag)
 		}
 	}
+	return r
+}
+
+// schedule reads the schedule object at at.
+func (r *syncScheduleRead) schedule(f Field, at, key string, res *Result) {
+	if f.Value == nil {
+		return // null leaves the struct as it was
+	}
+	r.variant(f.Key, key, at)
+	res.Present, res.Pointer = true, at
+	if _, ok := f.Value.(Encrypted); ok {
+		r.sealedWhole = at
+		return
+	}
+	inner, isObj := fieldsOf(f.Value)
+	if !isObj {
+		r.errs.note(at, typeError(f.Value, goConfigStruct+"."+key, goScheduleType))
+		return
+	}
+	for _, g := range inner {
+		gat := at + "/" + escape(g.Key)
+		i := specField(g.Key)
+		if i < 0 {
+			r.errs.note(gat, fmt.Sprintf("json: unknown field %q", g.Key))
+			continue
+		}
+		r.variant(g.Key, SyncScheduleKeys[i], gat)
+		switch x := g.Value.(type) {
+		case nil:
+		case string:
+			r.spec.set(i, x)
+			r.sealed[i] = ""
+		case Encrypted:
+			r.sealed[i] = gat
+		default:
+			r.errs.note(gat, typeError(x, goScheduleStruct+"."+key+"."+SyncScheduleKeys[i], "string"))
+		}
+	}
+}
+
+// advanced reads advanced.updateDelay at at.
+func (r *syncScheduleRead) advanced(f Field, at string, oldTag bool) {
+	if f.Value == nil {
+		return
+	}
+	if _, ok := f.Value.(Encrypted); ok {
+		return
+	}
+	inner, isObj := fieldsOf(f.Value)
+	if !isObj {
+		r.errs.note(at, typeError(f.Value, goConfigStruct+".advanced", goAdvancedType))
+		return
+	}
+	for _, g := range inner {
+		if !strings.EqualFold(g.Key, "updateDelay") {
+			continue // other advanced options are not about schedules
+		}
+		gat := at + "/" + escape(g.Key)
+		if !oldTag {
+			// Current images dropped the field: any value, even
+			// null or "", is an unknown field.
+			r.updUnknown, r.updPtr = true, gat
+			r.errs.note(gat, fmt.Sprintf("json: unknown field %q", g.Key))
+			continue
+		}
+		switch x := g.Value.(type) {
+		case nil:
+		case string, Encrypted:
+			r.upd, r.updPtr = x, gat
+		default:
+			r.errs.note(gat, typeError(x, goAdvancedStruct+".advanced.updateDelay", "string"))
+		}
+	}
+}
+
+// classifySyncSchedule judges what readSyncSchedule read: invalid,
+// sealed, the legacy delay, default, zero, fixed or alternating.
+func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field, res Result, miss func(string) string) Result {
+	key := strings.TrimPrefix(info.Pointer, "/")
+	r := readSyncSchedule(key, !e.AcceptsSyncSchedule(tag), fields, &res, miss)
+	spec, errs, sealedWhole, sealed, upd, updPtr, updUnknown, variants := r.spec, r.errs, r.sealedWhole, r.sealed, r.upd, r.updPtr, r.updUnknown, r.variants
 	res.KeyVariants = variants
 	if updUnknown {
 		res.Problems = append(res.Problems, Problem{ProblemUpdateDelay, updPtr,

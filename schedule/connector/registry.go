@@ -321,6 +321,19 @@ func (e *Entry) AcceptsSyncSchedule(tag string) bool {
 	return e.UpdateDelayBefore == "" || !TagBefore(tag, e.UpdateDelayBefore)
 }
 
+// NewestTag is the newest tag the entry names (UpdateDelayBefore,
+// DeferralSince, EnumSince): the tag an image upgrade moves a task to,
+// past every limit the registry knows of ("" when it names none).
+func (e *Entry) NewestTag() string {
+	newest := ""
+	for _, t := range []string{e.UpdateDelayBefore, e.DeferralSince, e.EnumSince} {
+		if IsVersion(t) && (newest == "" || TagBefore(newest, t)) {
+			newest = t
+		}
+	}
+	return newest
+}
+
 // HasDeferral reports whether this tag defers its ack delay to a runtime
 // schedule (the boilerplate shim is in the image).
 func (e *Entry) HasDeferral(tag string) bool {

@@ -1,0 +1,311 @@
+package users
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/internal/paths"
+)
+
+// Holder is a user of a config file that a run does not migrate together
+// with the file's other users: while it is there, the file is not changed
+// (zeroing it would leave the holder without pacing).
+type Holder struct {
+	Name  string // the task; "" for a source that could not be read or parsed
+	Where string // file:line of the reference, or the source's file
+	Why   string
+}
+
+func (h Holder) String() string {
+	if h.Name == "" {
+		return fmt.Sprintf("%s (%s)", h.Where, h.Why)
+	}
+	return fmt.Sprintf("%s (%s: %s)", h.Name, h.Where, h.Why)
+}
+
+// Users finds, for each config file of cat, its users that are not among
+// cat's materializations. The users of a file are every task under the
+// roots of the inputs that references it (docs/behaviour.md §7): every catalog source
+// under each root is read, imports followed, whatever the PATHs and the
+// selectors chose, and references are compared by file identity (so every
+// spelling, symlink and hard link of the file counts). Captures, and
+// references refused as escaping a root (their target stat'ed, never
+// read), are users too. A source under a root that cannot be read or
+// parsed might use any config file: it holds back each one whose name
+// (the base name of any of its paths under the root) its bytes contain,
+// escapes decoded, and every one when it cannot be read at all; notes say
+// so, one line a source.
+//
+// The roots are read once, whatever the number of tasks.
+func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (holders map[string][]Holder, notes []string) {
+	if cat == nil || len(cat.Configs) == 0 {
+		return nil, nil
+	}
+	ids := map[paths.FileID]string{}
+	for p := range cat.Configs {
+		if id, ok := paths.Identify(p); ok {
+			ids[id] = p
+		}
+	}
+	type key struct {
+		name string
+		src  any
+	}
+	known := map[key]bool{}
+	for _, m := range cat.Materializations {
+		known[key{m.Name, paths.Key(m.Source.File)}] = true
+	}
+	holders = map[string][]Holder{}
+	type seenKey struct {
+		path string
+		h    Holder
+	}
+	seen := map[seenKey]bool{}
+	add := func(p string, h Holder) {
+		if !seen[seenKey{p, h}] {
+			seen[seenKey{p, h}] = true
+			holders[p] = append(holders[p], h)
+		}
+	}
+	names := map[paths.FileID][]string{}
+	for id, p := range ids {
+		names[id] = []string{filepath.Base(p)}
+		if real, err := filepath.EvalSymlinks(p); err == nil && filepath.Base(real) != filepath.Base(p) {
+			names[id] = append(names[id], filepath.Base(real)) // named by a symlink: the file's own name too
+		}
+	}
+	read := map[any]bool{}
+	for _, f := range cat.Files {
+		read[paths.Key(f)] = true
+	}
+	// A run over whole roots with no selector has read every source
+	// already: its own catalog is the whole one.
+	walked, outside, whole := walkRoots(inputs, ids, read, opts, names, add)
+	covered := opts.Select == nil && opts.Exclude == nil && whole
+	full := cat
+	if !covered {
+		all := opts
+		all.Select, all.Stdin, all.Limits.Expanded, all.Exclude = nil, nil, nil, nil
+		full = catalog.Load(walked, all)
+	}
+	for _, r := range full.Refs {
+		if !r.HasID {
+			// No file there to compare: a reference that holds a config
+			// file's name (as Flow reads it) might still mean it.
+			for id, p := range ids {
+				for _, n := range names[id] {
+					if containsFold(r.Path, n) {
+						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
+						break
+					}
+				}
+			}
+			continue
+		}
+		p, ok := ids[r.ID]
+		if !ok {
+			continue
+		}
+		h := Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line)}
+		switch {
+		case r.Refused != "":
+			h.Why = "its reference was refused: " + r.Refused
+		case r.Kind != "materialization":
+			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
+		case full.Duplicated[r.Name] || cat.Duplicated[r.Name]:
+			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
+		case known[key{r.Name, paths.Key(r.File)}]:
+			continue // read by this run: migrate judges it
+		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
+			h.Why = "not selected by --name/--prefix/--image"
+		case opts.Exclude != nil && opts.Exclude(r.File):
+			h.Why = "excluded by the project file (exclude), and still a user of the file"
+		case underDirs(inputs, r.File):
+			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, and not imported by a source they read)"
+		default:
+			h.Why = "not under the PATHs given"
+		}
+		add(p, h)
+	}
+	notes = unparsedHolders(append(full.Unparsed, outside...), ids, names, add)
+	for p := range holders {
+		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].String() < holders[p][j].String() })
+	}
+	sort.Strings(notes)
+	return holders, notes
+}
+
+// walkRoots walks the root of each input once for the sources that may
+// use the config files ids holds (userSources), adding the other names
+// it finds them by to names: the sources inside as inputs to load, those
+// that resolve outside a root as unparsed. whole says that each root is
+// a directory given as a PATH and holds no source the run did not read.
+// A root that cannot be searched holds every file.
+func walkRoots(inputs []catalog.Input, ids map[paths.FileID]string, read map[any]bool, opts catalog.Options, names map[paths.FileID][]string, add func(string, Holder)) (walked []catalog.Input, outside []catalog.Unparsed, whole bool) {
+	roots := map[any]bool{}
+	whole = true
+	dirs := map[any]bool{}
+	for _, in := range inputs {
+		if in.Dir != "" {
+			dirs[paths.Key(in.Dir)] = true
+		}
+	}
+	for _, in := range inputs {
+		if in.Stdin != nil || in.Root == "" || len(in.Sources) == 0 {
+			continue
+		}
+		rk := paths.Key(in.Root)
+		if roots[rk] {
+			continue
+		}
+		roots[rk] = true
+		found, extra, as, err := userSources(in.Root, ids, read, opts)
+		if err != nil {
+			// A root that cannot be searched whole may hide any user.
+			for _, p := range ids {
+				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + catalog.Describe(err)})
+			}
+			continue
+		}
+		w := catalog.Input{Arg: in.Root, Dir: in.Root, Root: in.Root, RootWhy: in.RootWhy}
+		for _, src := range found {
+			// Containment first: a source that resolves outside the
+			// root is never read, so what it holds is unknown: it might
+			// use any config file (Flow reads it through the symlink).
+			if msg := catalog.EscapesRoot(w, src); msg == "" {
+				w.Sources = append(w.Sources, src)
+			} else {
+				outside = append(outside, catalog.Unparsed{File: src, Why: "is not read: " + msg})
+			}
+		}
+		walked = append(walked, w)
+		whole = whole && dirs[rk] && !extra
+		for id, a := range as {
+			names[id] = append(names[id], a...)
+		}
+	}
+	return walked, outside, whole
+}
+
+// unparsedHolders holds back, for each source that cannot be read or
+// parsed (or is not read), every config file it might use: each one
+// whose name its text holds, or all of them when it cannot be read at
+// all. A note a source says so.
+func unparsedHolders(unparsed []catalog.Unparsed, ids map[paths.FileID]string, names map[paths.FileID][]string, add func(string, Holder)) (notes []string) {
+	for _, u := range unparsed {
+		var held []string
+		if u.Src == nil {
+			for _, p := range ids {
+				add(p, Holder{Where: paths.Display(u.File), Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
+				held = append(held, paths.Display(p))
+			}
+		} else {
+			text := Unescape(u.Src)
+			for id, p := range ids {
+				for _, n := range names[id] {
+					if containsFold(string(text), n) {
+						add(p, Holder{Where: paths.Display(u.File), Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
+						held = append(held, paths.Display(p))
+						break
+					}
+				}
+			}
+		}
+		if len(held) > 0 {
+			sort.Strings(held)
+			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", paths.Display(u.File), u.Why, strings.Join(held, ", ")))
+		}
+	}
+	return notes
+}
+
+// Unescape decodes the escapes a YAML or JSON string may spell a name
+// with (\uXXXX, \UXXXXXXXX, \xXX, and the one-letter escapes of a
+// separator: \/ and \.), then the %-escapes Flow decodes in a path
+// (PercentDecode), leaving every other byte as it is: a source that
+// cannot be parsed is searched for a file's name in this text.
+func Unescape(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') < 0 {
+		return paths.PercentDecode(b)
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[b[i+1]]
+		if n > 0 && i+2+n <= len(b) {
+			if v, err := strconv.ParseUint(string(b[i+2:i+2+n]), 16, 32); err == nil && utf8.ValidRune(rune(v)) {
+				out = utf8.AppendRune(out, rune(v))
+				i += 1 + n
+				continue
+			}
+		}
+		if b[i+1] == '/' || b[i+1] == '.' {
+			out = append(out, b[i+1])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return paths.PercentDecode(out)
+}
+
+// userSources walks root once (walkSources, the walk of every command's
+// discovery) for what the users of the config files ids holds can be in:
+// every catalog source under it, by name or by content, symlinked
+// directories followed, and also the sources in hidden directories
+// (every one but .git), which discovery skips (docs/shared-configs.md).
+// extra says whether it found one that cat's own read (the files read)
+// lacks. It gives too the base names of the other paths to the config
+// files: symlinks to them and hard links; a source that cannot be
+// parsed and names a config by an alias holds it back too.
+func userSources(root string, ids map[paths.FileID]string, read map[any]bool, opts catalog.Options) (srcs []string, extra bool, aliases map[paths.FileID][]string, err error) {
+	aliases = map[paths.FileID][]string{}
+	// The one walk of every command (walkSources), over the whole root,
+	// hidden directories too (all but .git).
+	found, _, err := input.WalkSources(root, root, true, opts, func(p string) bool {
+		id, ok := paths.Identify(p)
+		if _, config := ids[id]; ok && config {
+			// Every path of the file lends its name: a symlink, a hard
+			// link, and the file itself when the run knows it by a link.
+			aliases[id] = append(aliases[id], filepath.Base(p))
+			return true
+		}
+		return false
+	})
+	for _, f := range found {
+		srcs = append(srcs, f.Path)
+		if !read[paths.Key(f.Path)] {
+			extra = true
+		}
+	}
+	return srcs, extra, aliases, err
+}
+
+// underDirs reports whether a file is under a directory given as a
+// PATH: a user there that the run did not read is in a source that
+// discovery skips.
+func underDirs(inputs []catalog.Input, file string) bool {
+	for _, in := range inputs {
+		if in.Dir != "" && paths.Within(in.Dir, file) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s holds name in any case: on a file system
+// that ignores case (macOS, Windows), Flow opens the file by such a
+// spelling.
+func containsFold(s, name string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(name))
+}
