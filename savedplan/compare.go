@@ -170,7 +170,7 @@ func (c *Comparer) Group(files []*migrate.File, refused string) bool {
 		// Another part of a planned group migrate now computes as
 		// several was refused, and its files with it.
 		for _, gi := range planned {
-			c.refuse(gi, "", "")
+			c.refused[gi] = true
 		}
 		return false
 	case pg.Refused != "":
@@ -291,11 +291,9 @@ func (c *Comparer) reasons(pg *Group) string {
 }
 
 // refuse refuses the planned group gi: the file at fault with why, the
-// others as written together with it. A group is refused once; why ""
-// only marks it, when it already is.
+// others as written together with it. A group is refused once.
 func (c *Comparer) refuse(gi int, at, why string) {
-	if c.refused[gi] || why == "" {
-		c.refused[gi] = true
+	if c.refused[gi] {
 		return
 	}
 	c.refused[gi] = true
