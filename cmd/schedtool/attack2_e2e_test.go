@@ -1,0 +1,116 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Attack 2 on "never unpaced": routes by which a task that uses a shared
+// config file is not seen as a user of it, so that migrating the other
+// user zeroes the file under it. Each case runs the built binary over a
+// root holding flow.yaml (acmeCo/a, config c.yaml) and a second source,
+// not named as one, holding acmeCo/b on ../c.yaml, which Flow reads
+// (flowctl catalog publish --source other/NAME); migrate is given
+// flow.yaml alone, so acmeCo/b must hold c.yaml back.
+
+const attack2Config = "host: x\nsyncSchedule: {syncFrequency: 1h}\n"
+
+// attack2UserBody is acmeCo/b's mapping under a materializations key, in
+// YAML, with a description of pad bytes (to make the source large).
+func attack2UserBody(pad int) string {
+	return "\n  acmeCo/b:\n    description: \"" + strings.Repeat("x", pad) + "\"\n" +
+		"    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n" +
+		"        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: ../c.yaml\n    bindings: []\n"
+}
+
+// attack2UserJSON is a JSON source whose top-level materializations key
+// is spelt key, acmeCo/b's description pad bytes long; first, when set,
+// is a first key before it.
+func attack2UserJSON(first, key string, pad int) string {
+	if first != "" {
+		first += ", "
+	}
+	return "{" + first + `"` + key + `": {"acmeCo/b": {"description": "` + strings.Repeat("x", pad) + `", "shards": {"flags": {"enable-runtime-v2": "true"}}, "endpoint": {"connector": {"image": "ghcr.io/estuary/materialize-snowflake:v4", "config": "../c.yaml"}}, "bindings": []}}}` + "\n"
+}
+
+// attack2Run migrates flow.yaml alone (with extra flags) beside the
+// second source and checks that c.yaml is not changed: acmeCo/b holds it.
+func attack2Run(t *testing.T, name, source string, flags ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		".git/HEAD":     "ref: refs/heads/main\n",
+		"flow.yaml":     "materializations:\n" + pacedByFile("acmeCo/a", "c.yaml"),
+		"c.yaml":        attack2Config,
+		"other/" + name: source,
+	})
+	// Flow reads the second source: census given it by name sees acmeCo/b.
+	if r := schedtoolIn(t, dir, "census", "-o", "wide", "other/"+name); !strings.Contains(r.stdout, "acmeCo/b") {
+		t.Fatalf("census other/%s does not read acmeCo/b: exit %d\n%s%s", name, r.code, r.stdout, r.stderr)
+	}
+	r := schedtoolIn(t, dir, append(append([]string{"migrate", "--write"}, flags...), "flow.yaml")...)
+	if got := mustReadString(t, dir+"/c.yaml"); got != attack2Config {
+		t.Fatalf("c.yaml was zeroed under acmeCo/b (other/%s), which gets no model schedule: exit %d\n%s\nc.yaml:\n%s", name, r.code, r.stderr, got)
+	}
+	if r.code != 2 || !strings.Contains(r.stderr, "config file c.yaml is shared") {
+		t.Errorf("migrate: exit %d, want 2 with c.yaml held back\n%s", r.code, r.stderr)
+	}
+}
+
+// Route 1: a top-level key spelt with an escape. Flow's readers decode
+// it (serde_json, serde_yaml), so the file is a catalog source; the walk
+// for users took it for none, as the key's bytes are not in it.
+func TestAttack2EscapedKeyHidesAUser(t *testing.T) {
+	t.Skip("attack2: escaped top-level key")
+	t.Run("small JSON", func(t *testing.T) {
+		attack2Run(t, "main.json", attack2UserJSON("", `materi\u0061lizations`, 10))
+	})
+	t.Run("small YAML", func(t *testing.T) {
+		attack2Run(t, "main.yaml", `"materi\x61lizations":`+attack2UserBody(10))
+	})
+	t.Run("large JSON", func(t *testing.T) {
+		attack2Run(t, "main.json", attack2UserJSON("", `materi\u0061lizations`, 2<<20))
+	})
+	t.Run("large YAML", func(t *testing.T) {
+		attack2Run(t, "main.yaml", `"materi\x61lizations":`+attack2UserBody(2<<20))
+	})
+	t.Run("large YAML, every letter escaped", func(t *testing.T) {
+		key := ""
+		for _, c := range "materializations" {
+			key += `\u00` + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15]))
+		}
+		attack2Run(t, "main.yaml", `"`+key+`":`+attack2UserBody(2<<20))
+	})
+}
+
+// Route 2: a source over 1 MiB is judged by a stream (catalog/sniff),
+// which looked for a key at column 0 as `key:` only: YAML also spells a
+// top-level key explicitly (`? key`), with a tag or with an anchor.
+func TestAttack2LargeYAMLKeyHidesAUser(t *testing.T) {
+	t.Skip("attack2: large YAML explicit, tagged or anchored key")
+	for _, tc := range []struct{ name, key string }{
+		{"explicit key", "? materializations\n:"},
+		{"tag", "!!str materializations:"},
+		{"anchor", "&k materializations:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			attack2Run(t, "main.yaml", tc.key+attack2UserBody(2<<20))
+		})
+	}
+}
+
+// Route 3: a source over --max-file-size (up to 1 MiB) was judged by its
+// first 64 KiB, a catalog key at the start of a line: a JSON source on
+// one line whose first key is "$schema", or a YAML one whose key comes
+// after 64 KiB of comments, was taken for no source, so its tasks were
+// no users. Such a file is one that cannot be read, which holds every
+// config file back.
+func TestAttack2TooLargeSourceHidesAUser(t *testing.T) {
+	t.Skip("attack2: source over --max-file-size judged by its head")
+	t.Run("JSON on one line", func(t *testing.T) {
+		attack2Run(t, "main.json", attack2UserJSON(`"$schema": "`+strings.Repeat("x", 200<<10)+`"`, "materializations", 10), "--max-file-size", "100KiB")
+	})
+	t.Run("YAML after comments", func(t *testing.T) {
+		attack2Run(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+attack2UserBody(10), "--max-file-size", "90KiB")
+	})
+}
