@@ -140,10 +140,11 @@ func looksLikeSource(p string, opts catalog.Options) bool {
 	}
 	src, err := paths.ReadRegular(p, opts.MaxFileSize, "--max-file-size")
 	if tl := (*paths.TooLargeError)(nil); errors.As(err, &tl) {
-		// Too large to read whole: a catalog key near its start makes
-		// it a source that cannot be read, which holds every file back.
-		head, _ := readHead(p, 64<<10)
-		return startsSourceKey(looseText(head))
+		// Too large to read whole: a catalog key at its top level,
+		// judged by a stream as a large file is (its first bytes alone
+		// miss a key after them), makes it a source that cannot be
+		// read, which holds every file back.
+		return sniffSource(p)
 	}
 	if err != nil {
 		// Unknown content (permission denied, a FIFO or a device under a
@@ -189,14 +190,16 @@ func looksLikeSource(p string, opts catalog.Options) bool {
 var userSourceKeys = []string{"materializations", "captures", "collections", "import"}
 
 // mentionsSourceKey is a cheap first look: a file that holds none of the
-// keys is not parsed (most files under a root are not catalogs).
+// keys, nor an escape that may spell one (a key Flow's readers decode
+// from "materi\u0061lizations"), is not parsed (most files under a root
+// are not catalogs).
 func mentionsSourceKey(b []byte) bool {
 	for _, k := range userSourceKeys {
 		if bytes.Contains(b, []byte(k)) {
 			return true
 		}
 	}
-	return false
+	return sniff.MayEscape(b)
 }
 
 // startsSourceKey reports whether a text that cannot be parsed has a
@@ -209,13 +212,3 @@ var sourceKeyLine = regexp.MustCompile(`(?m)^[ \t{,]*"?(?:` + strings.Join(userS
 // looseText is bytes with their NULs dropped: UTF-16 and UTF-32 text
 // that cannot be decoded, read as far as ASCII goes.
 func looseText(b []byte) []byte { return bytes.ReplaceAll(b, []byte{0}, nil) }
-
-// readHead reads at most n bytes from the start of a regular file.
-func readHead(p string, n int64) ([]byte, error) {
-	f, _, err := paths.OpenRegular(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
-}

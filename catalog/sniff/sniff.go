@@ -4,14 +4,17 @@
 // buffer and builds no tree, so memory stays bounded whatever the file's
 // size, and it runs near the speed of reading the file (docs/speed.md).
 // It errs towards yes: a YAML line at column 0 naming a key is taken for
-// one (the loader then reads the file, and knows); a key spelt with an
-// escape (mat\u0065rializations) is not recognised.
+// one (the loader then reads the file, and knows), so is a key spelt
+// with escapes (mat\u0065rializations, as Flow's readers decode them),
+// explicitly (? key), or with a tag or an anchor.
 package sniff
 
 import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Buffer is the size of the buffer a stream goes through.
@@ -28,9 +31,9 @@ const minBuffer = 8
 func Source(r io.Reader, keys []string) bool { return SourceBuffer(r, keys, Buffer) }
 
 // Mentions reports whether the bytes r holds contain one of keys
-// anywhere: a document that mentions none cannot have one at its top
-// level. It runs at the speed of a substring search (a keys' spelling
-// with an escape is, as for Source, not seen).
+// anywhere, or an escape that may spell one (MayEscape): a document that
+// does neither cannot have one at its top level. It runs at the speed of
+// a substring search.
 func Mentions(r io.Reader, keys []string) bool {
 	long := 0
 	for _, k := range keys {
@@ -50,6 +53,11 @@ func Mentions(r io.Reader, keys []string) bool {
 					return true
 				}
 			}
+		}
+		// An escape cut by a read is whole in the next: the last byte
+		// is kept (long-1 >= 1 for every key of ours).
+		if MayEscape(data) {
+			return true
 		}
 		if err != nil {
 			return false // the end (or a read that failed: nothing more)
@@ -172,8 +180,72 @@ func (s *sniffer) isKey(k []byte) bool {
 	return false
 }
 
-// maxKey bounds the top-level key kept (longer ones are none of ours).
-const maxKey = 64
+// maxKey bounds the top-level key kept (longer ones are none of ours),
+// as spelt: a key of ours with every letter escaped (\U0000006d) is 10
+// bytes a letter.
+const maxKey = 256
+
+// MayEscape reports whether b holds a backslash escape that can spell a
+// letter of a key, as a JSON or YAML double-quoted string decodes it
+// (\u0061, \x61, \U00000061), or a YAML line continuation in one (a
+// backslash before a line end): where one is, a key's letters need not
+// be in the bytes.
+func MayEscape(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, '\\')
+		if i < 0 || i+1 >= len(b) {
+			return false
+		}
+		switch b[i+1] {
+		case 'u', 'x', 'U', '\n', '\r':
+			return true
+		case '\\':
+			i++ // an escaped backslash escapes nothing after it
+		}
+		b = b[i+1:]
+	}
+}
+
+// unescape decodes the escapes of a double-quoted key as spelt (JSON's,
+// and YAML's \x, \U and line continuations); an escape that cannot be a
+// letter of a key becomes a NUL, which none of ours holds.
+func unescape(k []byte) []byte {
+	if bytes.IndexByte(k, '\\') < 0 {
+		return k
+	}
+	out := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		if k[i] != '\\' {
+			out = append(out, k[i])
+			continue
+		}
+		i++
+		if i >= len(k) {
+			return append(out, 0)
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[k[i]]
+		switch {
+		case n > 0:
+			v, err := strconv.ParseUint(string(k[i+1:min(len(k), i+1+n)]), 16, 32)
+			if err != nil || i+1+n > len(k) {
+				return append(out, 0)
+			}
+			out = utf8.AppendRune(out, rune(v))
+			i += n
+		case k[i] == '\n' || k[i] == '\r':
+			// A line continuation: the line end and the next line's
+			// leading blanks go.
+			for i+1 < len(k) && blank(k[i+1]) {
+				i++
+			}
+		case k[i] == '"' || k[i] == '\\' || k[i] == '/':
+			out = append(out, k[i])
+		default:
+			out = append(out, 0)
+		}
+	}
+	return out
+}
 
 // special are the bytes jsonKeys stops at outside a string.
 var special = func() (t [256]bool) {
@@ -219,6 +291,9 @@ func (s *sniffer) jsonKeys() bool {
 		for i < len(d) {
 			if escape {
 				escape = false
+				if depth == 1 && expectKey {
+					collect(d[i : i+1]) // decoded with the key (unescape)
+				}
 				i++
 				continue
 			}
@@ -236,8 +311,7 @@ func (s *sniffer) jsonKeys() bool {
 				}
 				if d[i] == '\\' {
 					if keep {
-						// An escape in a key: none of ours as spelt.
-						collect([]byte{0})
+						collect(d[i : i+1]) // decoded with the key (unescape)
 					}
 					escape = true
 				} else {
@@ -283,7 +357,7 @@ func (s *sniffer) jsonKeys() bool {
 				}
 			case ':':
 				if depth == 1 && expectKey {
-					if s.isKey(bytes.TrimSpace(key)) {
+					if s.isKey(unescape(bytes.TrimSpace(key))) {
 						return true
 					}
 					expectKey = false
@@ -316,14 +390,47 @@ func (s *sniffer) yamlKeys() bool {
 		if len(l) == 0 || l[0] == ' ' || l[0] == '\t' || l[0] == '#' || l[0] == '-' {
 			return false
 		}
+		// An explicit key (? key, its value on a line of its own: no
+		// colon after it), then a tag or an anchor before the key.
+		explicit := l[0] == '?' && (len(l) == 1 || blank(l[1]))
+		if explicit {
+			l = bytes.TrimLeft(l[1:], " \t")
+		}
+		props := false
+		for len(l) > 0 && (l[0] == '!' || l[0] == '&') {
+			sp := bytes.IndexAny(l, " \t")
+			if sp < 0 {
+				return false
+			}
+			l, props = bytes.TrimLeft(l[sp:], " \t"), true
+		}
+		if len(l) == 0 {
+			return false
+		}
+		if (explicit || props) && l[0] == '{' {
+			return true // a flow mapping under a tag: the loader knows
+		}
 		q := l[0]
 		if q == '"' || q == '\'' {
-			if end := bytes.IndexByte(l[1:], q); end >= 0 {
-				k := l[1 : 1+end]
-				rest := bytes.TrimLeft(l[2+end:], " \t")
-				return len(rest) > 0 && rest[0] == ':' && s.isKey(k)
+			end := 1
+			for end < len(l) && l[end] != q {
+				if q == '"' && l[end] == '\\' {
+					end++
+				}
+				end++
 			}
-			return false
+			if end >= len(l) {
+				return false
+			}
+			k := l[1:end]
+			if q == '"' {
+				k = unescape(k)
+			}
+			rest := bytes.TrimLeft(l[end+1:], " \t")
+			return (explicit || len(rest) > 0 && rest[0] == ':') && s.isKey(k)
+		}
+		if explicit {
+			return s.isKey(bytes.TrimRight(l, " \t\r"))
 		}
 		colon := bytes.IndexByte(l, ':')
 		return colon > 0 && s.isKey(bytes.TrimRight(l[:colon], " \t"))

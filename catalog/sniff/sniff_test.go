@@ -24,6 +24,23 @@ func TestSource(t *testing.T) {
 		{"data:\n  import: [a.yaml]\n", false},
 		{"{a: 'x}', import: []}", true},
 		{"{a: 'x', b: {import: []}}", false},
+		// Keys spelt as Flow's readers decode them (attack2): escapes,
+		// an explicit key, a tag, an anchor; and their near misses.
+		{`{"materi\u0061lizations": {}}`, true},
+		{`{"\u0069\u006d\u0070\u006f\u0072\u0074": []}`, true},
+		{`{"materi\u0061lizationz": {}}`, false},
+		{`{"data": {"materi\u0061lizations": {}}}`, false},
+		{`{"a\"b": 1, "imp\x6frt": []}`, true},
+		{"\"materi\\x61lizations\": {}\n", true},
+		{"\"\\U0000006dmaterializations\": {}\n", false},
+		{"\"materiali\\U0000007Aations\": {}\n", true},
+		{"? materializations\n: {}\n", true},
+		{"? \"imp\\u006Frt\"\n: []\n", true},
+		{"? data\n: {materializations: {}}\n", false},
+		{"!!str materializations: {}\n", true},
+		{"&k import: []\n", true},
+		{"&k data:\n  import: []\n", false},
+		{"!!map {import: []}\n", true},
 	} {
 		for _, size := range []int{1, 3, 16, Buffer} {
 			if got := SourceBuffer(strings.NewReader(tc.doc), keys, size); got != tc.want {
@@ -72,6 +89,9 @@ func TestMentions(t *testing.T) {
 		{strings.Repeat(pad, 3) + "import", true},
 		{"", false},
 		{"captures", true},
+		{pad + `materi\u0061lizations`, true},
+		{pad + `"a\\b\"c"`, false},
+		{pad + "\"materi\\\nalizations\"", true},
 	} {
 		if got := Mentions(strings.NewReader(tc.doc), keys); got != tc.want {
 			t.Errorf("Mentions(...%q) = %v, want %v", tc.doc[max(0, len(tc.doc)-20):], got, tc.want)
