@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,4 +112,41 @@ func TestAttack2TooLargeSourceHidesAUser(t *testing.T) {
 	t.Run("YAML after comments", func(t *testing.T) {
 		attack2Run(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+attack2UserBody(10), "--max-file-size", "90KiB")
 	})
+}
+
+// Route 4: a source reached by two paths in different directories (a
+// symlink to it, or a hard link) was read once, under the first path,
+// its relative references resolved from that path's directory. Flow
+// resolves them from the path it is given (sub/real.flow.yaml, or the
+// file a symlink leads to: flowctl publishes a source by its canonical
+// path), so the task there uses sub/c.yaml, which migrating acmeCo/a
+// zeroed under it.
+func TestAttack2SourceByTwoPathsHidesAUser(t *testing.T) {
+	t.Skip("attack2: a source by two paths")
+	for _, kind := range []string{"symlink", "hard link"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				".git/HEAD":          "ref: refs/heads/main\n",
+				"flow.yaml":          "materializations:\n" + pacedByFile("acmeCo/a", "sub/c.yaml"),
+				"c.yaml":             attack2Config,
+				"sub/c.yaml":         attack2Config,
+				"sub/real.flow.yaml": "materializations:\n" + pacedByFile("acmeCo/b", "c.yaml"),
+			})
+			link := os.Symlink
+			if kind == "hard link" {
+				link = os.Link
+			}
+			if err := link(filepath.Join(dir, "sub/real.flow.yaml"), filepath.Join(dir, "link.flow.yaml")); err != nil {
+				t.Fatal(err)
+			}
+			r := schedtoolIn(t, dir, "migrate", "--write", "flow.yaml")
+			if got := mustReadString(t, filepath.Join(dir, "sub/c.yaml")); got != attack2Config {
+				t.Fatalf("sub/c.yaml was zeroed under acmeCo/b (sub/real.flow.yaml), which gets no model schedule: exit %d\n%s\nsub/c.yaml:\n%s", r.code, r.stderr, got)
+			}
+			if r.code != 2 || !strings.Contains(r.stderr, "config file sub/c.yaml is shared: also used by acmeCo/b (sub/real.flow.yaml:") {
+				t.Errorf("migrate: exit %d, want 2 with sub/c.yaml held back by acmeCo/b\n%s", r.code, r.stderr)
+			}
+		})
+	}
 }
