@@ -90,12 +90,26 @@ func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (
 	walked, outside, whole := walkRoots(inputs, ids, read, opts, names, add)
 	covered := opts.Select == nil && opts.Exclude == nil && whole
 	full := cat
+	all := opts
+	all.Select, all.Stdin, all.Limits.Expanded, all.Exclude = nil, nil, nil, nil
 	if !covered {
-		all := opts
-		all.Select, all.Stdin, all.Limits.Expanded, all.Exclude = nil, nil, nil, nil
 		full = catalog.Load(walked, all)
 	}
-	for _, r := range full.Refs {
+	// The references of sources read again by another path (aliasRefs)
+	// are users too, unless the same task names the same file as read.
+	refs := full.Refs
+	primary := map[key]bool{}
+	for _, r := range refs {
+		if r.HasID {
+			primary[key{r.Name, r.ID}] = true
+		}
+	}
+	aliases := aliasRefs(walked, full, all)
+	for i, r := range append(refs[:len(refs):len(refs)], aliases...) {
+		alias := i >= len(refs)
+		if alias && (!r.HasID || primary[key{r.Name, r.ID}]) {
+			continue // no other file than read, or none (said of the first read)
+		}
 		if !r.HasID {
 			// No file there to compare: a reference that holds a config
 			// file's name (as Flow reads it) might still mean it.
@@ -121,6 +135,8 @@ func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (
 			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
 		case full.Duplicated[r.Name] || cat.Duplicated[r.Name]:
 			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
+		case known[key{r.Name, paths.Key(r.File)}] && alias:
+			h.Why = "this run reads its source by another path, from whose directory the reference names another file; Flow, given this path, reads this one"
 		case known[key{r.Name, paths.Key(r.File)}]:
 			continue // read by this run: migrate judges it
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
@@ -140,6 +156,39 @@ func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (
 	}
 	sort.Strings(notes)
 	return holders, notes
+}
+
+// aliasRefs are the references of the sources found under a root by a
+// path in another directory than the one full read them by (a symlink to
+// the source, a hard link): a source is loaded once, by its identity,
+// its relative references resolved from the path it was read by, but
+// Flow resolves them from the path it is given (flowctl publishes a
+// symlink's target), so each such path is read again, alone, for what
+// its references name from there.
+func aliasRefs(walked []catalog.Input, full *catalog.Catalog, opts catalog.Options) []catalog.ConfigRef {
+	dirs := map[paths.FileID]map[string]bool{}
+	for _, f := range full.Files {
+		if id, ok := paths.Identify(f); ok {
+			if dirs[id] == nil {
+				dirs[id] = map[string]bool{}
+			}
+			dirs[id][filepath.Dir(filepath.Clean(f))] = true
+		}
+	}
+	var refs []catalog.ConfigRef
+	for _, w := range walked {
+		for _, src := range w.Sources {
+			id, ok := paths.Identify(src)
+			dir := filepath.Dir(filepath.Clean(src))
+			if !ok || dirs[id] == nil || dirs[id][dir] {
+				continue
+			}
+			dirs[id][dir] = true
+			in := catalog.Input{Arg: src, Root: w.Root, RootWhy: w.RootWhy, Sources: []string{src}}
+			refs = append(refs, catalog.Load([]catalog.Input{in}, opts).Refs...)
+		}
+	}
+	return refs
 }
 
 // walkRoots walks the root of each input once for the sources that may
