@@ -21,6 +21,9 @@ func exactSource(t *testing.T, doc string) bool {
 	if err != nil {
 		d, err = tree.ParseYAML("x.yaml", []byte(doc), tree.DefaultLimits)
 	}
+	if err == nil {
+		err = tree.MergeKeys(d) // as the loader reads a source
+	}
 	if err != nil || d.Root.Kind != tree.Object {
 		return false
 	}
@@ -47,6 +50,7 @@ var sniffCases = []struct {
 	{"\"mat\\x65rializations\": {}\n", true},
 	{"? materializations\n: {}\n", true},
 	{"&a import: []\n", true},
+	{"<<:\n  materializations: {}\n", true},
 	{"materializations:\n  a: {}\n", true},
 	{"data:\n  materializations: {}\n", false},
 	{"# comment\n---\n\"collections\": {}\n", true},

@@ -6,7 +6,8 @@
 // It errs towards yes: a YAML line at column 0 naming a key is taken for
 // one (the loader then reads the file, and knows), so is a key spelt
 // with escapes (mat\u0065rializations, as Flow's readers decode them),
-// explicitly (? key), or with a tag or an anchor.
+// explicitly (? key), with a tag or an anchor, or in a merge key's
+// mapping (<<: {key: ...}).
 package sniff
 
 import (
@@ -170,8 +171,13 @@ func (s *sniffer) skipLine() {
 	}
 }
 
-// isKey reports whether a top-level key is one of the keys looked for.
+// isKey reports whether a top-level key is one of the keys looked for,
+// or a YAML merge key (<<), whose mapping may hold one: the loader
+// applies merge keys, as Flow does.
 func (s *sniffer) isKey(k []byte) bool {
+	if string(k) == "<<" {
+		return true
+	}
 	for _, u := range s.keys {
 		if string(k) == u {
 			return true

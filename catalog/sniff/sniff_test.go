@@ -41,6 +41,9 @@ func TestSource(t *testing.T) {
 		{"&k import: []\n", true},
 		{"&k data:\n  import: []\n", false},
 		{"!!map {import: []}\n", true},
+		{"<<: {materializations: {}}\n", true},
+		{"{<<: {import: []}}", true},
+		{"data:\n  <<: {import: []}\n", false},
 	} {
 		for _, size := range []int{1, 3, 16, Buffer} {
 			if got := SourceBuffer(strings.NewReader(tc.doc), keys, size); got != tc.want {

@@ -86,7 +86,8 @@ func TestAttack2EscapedKeyHidesAUser(t *testing.T) {
 
 // Route 2: a source over 1 MiB is judged by a stream (catalog/sniff),
 // which looked for a key at column 0 as `key:` only: YAML also spells a
-// top-level key explicitly (`? key`), with a tag or with an anchor.
+// top-level key explicitly (`? key`), with a tag or with an anchor, or
+// brings it in by a merge key (`<<:`).
 func TestAttack2LargeYAMLKeyHidesAUser(t *testing.T) {
 	for _, tc := range []struct{ name, key string }{
 		{"explicit key", "? materializations\n:"},
@@ -97,6 +98,11 @@ func TestAttack2LargeYAMLKeyHidesAUser(t *testing.T) {
 			attack2Run(t, "main.yaml", tc.key+attack2UserBody(2<<20))
 		})
 	}
+	// A merge key's mapping at the top level: the loader applies it, as
+	// Flow does.
+	t.Run("merge key", func(t *testing.T) {
+		attack2Run(t, "main.yaml", "<<:\n  materializations:"+strings.ReplaceAll(attack2UserBody(2<<20), "\n  ", "\n    "))
+	})
 }
 
 // Route 3: a source over --max-file-size (up to 1 MiB) was judged by its
