@@ -8,6 +8,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/selection"
 )
 
 const usersTask = "  %s:\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: %s\n    bindings: []\n"
@@ -37,59 +38,59 @@ func TestUsers(t *testing.T) {
 		files   map[string]string
 		link    [2]string
 		args    []string
-		sel     catalog.Selector
+		sel     selection.Selector
 		holders []want // one per holder, in order
 		note    string
 	}{
 		{"whole root", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 		{"another PATH", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"selector", map[string]string{"flow.yaml": usersSource("acmeCo/a", "s.yaml", "acmeCo/b", "./s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "flow.yaml:12", CauseNotSelected, ""}}, ""},
+			[2]string{}, []string{"."}, selection.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "flow.yaml:12", CauseNotSelected, ""}}, ""},
 		{"import, escape and symlink", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": "import: [t/x.yaml]\n",
 			"b/t/x.yaml": usersSource("acmeCo/b", `"../../s\u002eyaml"`, "acmeCo/c", "../../l.yaml")},
-			[2]string{"l.yaml", "s.yaml"}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/t/x.yaml:12", CauseNotUnderPaths, ""}}, ""},
+			[2]string{"l.yaml", "s.yaml"}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/t/x.yaml:12", CauseNotUnderPaths, ""}}, ""},
 		{"unparseable source naming it", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", `"../s\x2eyaml"`) + "materializations: {}\n"},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"", "b/flow.yaml", CauseUnparsed, "does not parse: 8:1: duplicate key"}}, "b/flow.yaml does not parse"},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"", "b/flow.yaml", CauseUnparsed, "does not parse: 8:1: duplicate key"}}, "b/flow.yaml does not parse"},
 		{"unparseable source naming another file", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../t.yaml") + "materializations: {}\n"},
-			[2]string{}, []string{"a"}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, nil, ""},
 		{"capture", map[string]string{"flow.yaml": "captures:\n  acmeCo/c:\n    endpoint: {connector: {image: x, config: s.yaml}}\n" + usersSource("acmeCo/a", "s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []want{{"acmeCo/c", "flow.yaml:3", CauseOtherKind, "capture"}}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/c", "flow.yaml:3", CauseOtherKind, "capture"}}, ""},
 		{"derivation", map[string]string{"flow.yaml": "collections:\n  acmeCo/d:\n    derive: {using: {connector: {image: x, config: s.yaml}}}\n  acmeCo/e: {}\n" + usersSource("acmeCo/a", "s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []want{{"acmeCo/d", "flow.yaml:3", CauseOtherKind, "derivation"}}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/d", "flow.yaml:3", CauseOtherKind, "derivation"}}, ""},
 		// References spelled as Flow's loader reads them (Url::join).
 		{"percent escape", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s%2Eyaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"backslash, query, fragment", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", `'..\s.yaml'`, "acmeCo/c", "../s.yaml?v=1", "acmeCo/d", "'../s.yaml#x'")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/flow.yaml:12", CauseNotUnderPaths, ""}, {"acmeCo/d", "b/flow.yaml:18", CauseNotUnderPaths, ""}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/flow.yaml:12", CauseNotUnderPaths, ""}, {"acmeCo/d", "b/flow.yaml:18", CauseNotUnderPaths, ""}}, ""},
 		{"file URL", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "file:../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"import spelled with escapes", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": "import: ['t\\x%2Eyaml?q']\n",
 			"b/t/x.yaml": usersSource("acmeCo/b", "../../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"no file there, names it", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "https://x/s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNamedOnly, "https://x/s.yaml"}}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNamedOnly, "https://x/s.yaml"}}, ""},
 		{"no file there, names another", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../u.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, nil, ""},
 		// Sources discovery does not see (hidden directories) count as
 		// users all the same.
 		{"hidden directory", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []want{{"acmeCo/p", ".private/flow.yaml:6", CauseHidden, ""}}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/p", ".private/flow.yaml:6", CauseHidden, ""}}, ""},
 		// Discovery is the users walk (walkSources): a source by another
 		// name, or under a symlinked directory, is read by the run (its
 		// task is migrated with the others), not a holder.
 		{"hidden directory, linked", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
-			[2]string{"b", ".private"}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{"b", ".private"}, []string{"."}, selection.Selector{}, nil, ""},
 		{"a source by another name, and its import", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
 			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 		{"a source by another name, not selected", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
 			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
-			[2]string{}, []string{"."}, catalog.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "b/tasks.yaml:6", CauseNotSelected, ""}, {"acmeCo/c", "c/other.json:1", CauseNotSelected, ""}}, ""},
+			[2]string{}, []string{"."}, selection.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "b/tasks.yaml:6", CauseNotSelected, ""}, {"acmeCo/c", "c/other.json:1", CauseNotSelected, ""}}, ""},
 		{"not a source: .git, no catalog key, not a mapping", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".git/flow.yaml": usersSource("acmeCo/g", "../s.yaml"),
 			"b/notes.yaml": "config: ../s.yaml\nimport_: x\n", "b/list.yaml": "- import: [../a/flow.yaml]\n", "b/broken.yaml": "import: [\n"},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -108,7 +109,7 @@ func TestUsers(t *testing.T) {
 			t.Chdir(dir)
 			opts := catalog.DefaultOptions()
 			opts.Root = "."
-			opts.Select = catalog.NewSelection(tc.sel)
+			opts.Select = selection.New(tc.sel)
 			inputs, err := input.Resolve(tc.args, opts)
 			if err != nil {
 				t.Fatal(err)
