@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/catalog/tree"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	Root string
 	// Select, when set, keeps only the tasks it picks and records which of
 	// its values picked one.
-	Select *Selection
+	Select *selection.Selection
 	// DBTimeout and DBRows go to every database input's Selector (its
 	// Timeout and Rows).
 	DBTimeout time.Duration
@@ -48,24 +49,13 @@ type Options struct {
 	// OpenDB, when set, reads a database PATH (a libpq URL) as a stream
 	// of dump rows with sel pushed down (pgsource.Open, which
 	// cmd/schedtool wires in); without it a database PATH cannot be read.
-	OpenDB func(url string, sel Selector) (io.ReadCloser, error)
+	OpenDB func(url string, sel selection.Selector) (io.ReadCloser, error)
 }
 
 // DefaultOptions are the limits schedtool runs with unless told otherwise.
 func DefaultOptions() Options {
 	return Options{Limits: tree.DefaultLimits, MaxFileSize: 64 << 20, MaxRowSize: 64 << 20, DBTimeout: time.Minute}
 }
-
-// UsageError is a PATH the tool cannot work with (exit code 1).
-type UsageError struct {
-	Msg string
-	// Incomplete says that an input failed part way through its rows
-	// (a lost database connection, say): what a command wrote from the
-	// rows before is a part passing for the whole, and goes.
-	Incomplete bool
-}
-
-func (e *UsageError) Error() string { return e.Msg }
 
 // Input is one PATH of the command line, resolved.
 type Input struct {
@@ -86,13 +76,13 @@ type Input struct {
 	// DB is the libpq URL of a database PATH (postgres://...), whose
 	// live_specs rows are read as a dump, with Select pushed down.
 	DB     string
-	Select Selector
+	Select selection.Selector
 	// Raw is set when Dump is flowctl raw get output (a JSON array of
 	// rows) rather than one row a line.
 	Raw bool
 	// OpenDB reads DB (Options.OpenDB; once HoldDB has read the rows,
 	// the file it holds them in).
-	OpenDB func(url string, sel Selector) (io.ReadCloser, error)
+	OpenDB func(url string, sel selection.Selector) (io.ReadCloser, error)
 }
 
 // Describe says what went wrong with a file in a few words, without

@@ -13,6 +13,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/groupwrite"
+	"github.com/estuary/schedtool/internal/usage"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/report"
 )
@@ -38,7 +39,7 @@ func (r *runner) dumps(inputs []catalog.Input) error {
 	if r.opts.Mode == OutFile {
 		var err error
 		if outFile, err = groupwrite.CreateStream(r.opts.Out, mode, r.opts.Hooks); err != nil {
-			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+			return &usage.Error{Msg: "--out: " + err.Error()}
 		}
 	}
 	dopts := livespecs.DumpOptions{Options: r.opts.Load}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -57,7 +58,7 @@ func (r UsersRun) Setup(dir string) (mg *Migrator, inputs []catalog.Input, ro Ru
 	if !r.r.noRoot {
 		opts.Root = dir
 	}
-	opts.Select = catalog.NewSelection(r.r.sel)
+	opts.Select = selection.New(r.r.sel)
 	var paths []string
 	for _, p := range r.r.paths {
 		paths = append(paths, filepath.Join(dir, p))

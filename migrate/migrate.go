@@ -220,10 +220,7 @@ func (mg *Migrator) shared(cat *catalog.Catalog, all []*one) bool {
 		if key == "" {
 			continue
 		}
-		var hold []string
-		for _, h := range mg.Holders[path] {
-			hold = append(hold, h.String())
-		}
+		hold := holderTexts(mg.Holders[path])
 		for _, o := range users {
 			if patchKey(o.p.config) != key {
 				hold = append(hold, fmt.Sprintf("%s (%s:%d: %s)", o.m.Name, o.m.Source.Name(), o.m.Spec.Line(), holding(o)))

@@ -15,6 +15,7 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	ipaths "github.com/estuary/schedtool/internal/paths"
+	"github.com/estuary/schedtool/internal/usage"
 )
 
 // outPlan is where each file of an --out DIR tree comes from and goes.
@@ -36,17 +37,17 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 	place := func(path, rel string) error {
 		d := filepath.Join(out, rel)
 		if prev, ok := owner[d]; ok && prev != path {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
+			return &usage.Error{Msg: fmt.Sprintf("--out: %s and %s would both be written to %s; migrate them in separate runs", prev, path, d)}
 		}
 		if err := noSymlinkBelow(out, d); err != nil {
-			return &catalog.UsageError{Msg: "--out: " + err.Error()}
+			return &usage.Error{Msg: "--out: " + err.Error()}
 		}
 		owner[d], plan.dst[path] = path, d
 		return nil
 	}
 	for _, path := range cat.Files {
 		if path == "<stdin>" {
-			return nil, &catalog.UsageError{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
+			return nil, &usage.Error{Msg: "--out: standard input has no place in an output tree; give the catalog by its path"}
 		}
 		rel := ""
 		for _, in := range inputs {
@@ -56,7 +57,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 			}
 		}
 		if rel == "" {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
+			return nil, &usage.Error{Msg: fmt.Sprintf("--out: %s is outside every input root, so it has no place in the output tree", path)}
 		}
 		if err := place(path, rel); err != nil {
 			return nil, err
@@ -72,7 +73,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 		}
 		rel, ok := ipaths.Under(f.Root, f.Path)
 		if !ok {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is outside its input's root %s, so it has no place in the output tree", f.Path, f.Root)}
+			return nil, &usage.Error{Msg: fmt.Sprintf("--out: %s is outside its input's root %s, so it has no place in the output tree", f.Path, f.Root)}
 		}
 		if err := place(f.Path, rel); err != nil {
 			return nil, err
@@ -96,7 +97,7 @@ func outPaths(out string, inputs []catalog.Input, cat *catalog.Catalog, opts cat
 	for _, path := range paths {
 		d := plan.dst[path]
 		if id, ok := ipaths.Identify(d); ok && read[id] != "" {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", d, read[id])}
+			return nil, &usage.Error{Msg: fmt.Sprintf("--out: %s is the input file %s; name a directory elsewhere", d, read[id])}
 		}
 	}
 	return plan, nil

@@ -217,10 +217,10 @@ func (mg *Migrator) Run(inputs []catalog.Input, opts RunOptions, out, errw io.Wr
 		cat = catalog.Load(sources, r.opts.Load)
 		r.several = cat.Several
 		// Every user of each config file, from the whole root, once.
-		var notes []string
-		r.mg.Holders, notes = users.Users(sources, cat, r.opts.Load)
-		for _, n := range notes {
-			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(n))
+		var unread []users.Unread
+		r.mg.Holders, unread = users.Users(sources, cat, r.opts.Load)
+		for _, u := range unread {
+			fmt.Fprintf(errw, "schedtool: %s\n", report.Escape(UnreadNote(u)))
 		}
 		if len(cat.Configs) > 0 {
 			for _, root := range ownDirRoots(sources) {

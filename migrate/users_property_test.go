@@ -13,6 +13,7 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/plan"
 	"github.com/estuary/schedtool/schedule/connector"
 )
@@ -37,7 +38,7 @@ type usersTree struct {
 // usersRun is one run over a tree: its PATHs, selectors and flags.
 type usersRun struct {
 	paths     []string
-	sel       catalog.Selector
+	sel       selection.Selector
 	limit     int
 	enableV2  bool
 	outDir    bool
@@ -261,7 +262,7 @@ func (r usersRun) do(t *testing.T, dir string) (out string, msg string) {
 	if !r.noRoot {
 		opts.Root = dir
 	}
-	opts.Select = catalog.NewSelection(r.sel)
+	opts.Select = selection.New(r.sel)
 	var paths []string
 	for _, p := range r.paths {
 		paths = append(paths, filepath.Join(dir, p))
@@ -366,7 +367,7 @@ func TestSharedReasonNamesTenHolders(t *testing.T) {
 			src += fmt.Sprintf("  acmeCo/t%02d:\n    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: s.yaml\n    bindings: []\n", i)
 		}
 		writeTree(t, dir, map[string]string{"flow.yaml": src, "s.yaml": "host: h\nsyncSchedule:\n  syncFrequency: 1h\n"})
-		r := usersRun{paths: []string{"."}, sel: catalog.Selector{Names: []string{"acmeCo/t00"}}}
+		r := usersRun{paths: []string{"."}, sel: selection.Selector{Names: []string{"acmeCo/t00"}}}
 		_, msg := r.do(t, dir)
 		named := strings.Count(msg, "not selected by")
 		more := fmt.Sprintf("and %d more,", tc.users-1-tc.named)

@@ -46,6 +46,9 @@ func (s Status) Remaining() bool { return s != StatusMigrated && s != StatusUnaf
 type ModelProblem struct {
 	Path []string
 	Msg  string
+	// Unknown: the last of Path is a key a schedule does not have (a
+	// misspelling validate suggests the nearest key for).
+	Unknown bool
 }
 
 // State is what every command knows of a task before deciding anything:
@@ -377,7 +380,7 @@ func WorkingModel(n *tree.Node) (*model.Schedule, *ModelProblem) {
 	}
 	if verdictCount.Add(1) <= maxVerdicts {
 		if p != nil { // kept: its strings must not pin a source's bytes
-			kept := &ModelProblem{Msg: strings.Clone(p.Msg)}
+			kept := &ModelProblem{Msg: strings.Clone(p.Msg), Unknown: p.Unknown}
 			for _, t := range p.Path {
 				kept.Path = append(kept.Path, strings.Clone(t))
 			}
@@ -408,7 +411,7 @@ func cloneSchedule(s *model.Schedule) *model.Schedule {
 func checkModelTree(n *tree.Node) (*model.Schedule, *ModelProblem) {
 	v := n.Interface(nil)
 	if p := schemas.CheckModel(v); p != nil {
-		return nil, &ModelProblem{p.Path, p.Msg}
+		return nil, &ModelProblem{Path: p.Path, Msg: p.Msg, Unknown: p.Unknown}
 	}
 	// Flow's defect first (model.Check): a duration beyond what schedtool
 	// evaluates, which Flow accepts, is named only when Flow finds nothing.
@@ -417,9 +420,9 @@ func checkModelTree(n *tree.Node) (*model.Schedule, *ModelProblem) {
 	case nil:
 		return s, nil
 	case *model.DecodeError:
-		return nil, &ModelProblem{e.Path, e.Error()}
+		return nil, &ModelProblem{Path: e.Path, Msg: e.Error(), Unknown: e.Unknown}
 	case *model.ValidationError:
-		return nil, &ModelProblem{e.Path, e.Msg}
+		return nil, &ModelProblem{Path: e.Path, Msg: e.Msg}
 	}
 	return nil, &ModelProblem{Msg: err.Error()}
 }

@@ -187,6 +187,8 @@ func compile() {
 type Problem struct {
 	Path []string
 	Msg  string
+	// Unknown: the last of Path is a key the schema does not know.
+	Unknown bool
 }
 
 // CheckModel checks a generic value against the model schema.
@@ -284,7 +286,7 @@ func describe(e *jsonschema.ValidationError) *Problem {
 	case *kind.AdditionalProperties:
 		props := append([]string(nil), k.Properties...)
 		sort.Strings(props)
-		return &Problem{Path: append(append([]string{}, path...), props[0]), Msg: fmt.Sprintf("unknown field `%s`", props[0])}
+		return &Problem{Path: append(append([]string{}, path...), props[0]), Msg: fmt.Sprintf("unknown field `%s`", props[0]), Unknown: true}
 	case *kind.Required:
 		return &Problem{Path: path, Msg: fmt.Sprintf("missing field `%s`", k.Missing[0])}
 	case *kind.Type:

@@ -123,8 +123,8 @@ func modelHint(p *plan.ModelProblem, at *tree.Node) string {
 	if len(p.Path) == 0 {
 		return ""
 	}
-	last := p.Path[len(p.Path)-1]
-	if strings.Contains(p.Msg, "unknown field `"+last+"`") {
+	if p.Unknown {
+		last := p.Path[len(p.Path)-1]
 		keys := model.ScheduleKeys
 		if len(p.Path) > 1 {
 			keys = model.WindowKeys

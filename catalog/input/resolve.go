@@ -11,13 +11,14 @@ import (
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/internal/paths"
+	"github.com/estuary/schedtool/internal/usage"
 )
 
 // Resolve turns command-line PATHs into inputs. An unreadable PATH, or
 // nothing to read, is a UsageError.
 func Resolve(args []string, opts catalog.Options) ([]catalog.Input, error) {
 	if len(args) == 0 {
-		return nil, &catalog.UsageError{Msg: "no PATH given: name a catalog source, a directory, a .ndjson dump, or - for standard input"}
+		return nil, &usage.Error{Msg: "no PATH given: name a catalog source, a directory, a .ndjson dump, or - for standard input"}
 	}
 	var out []catalog.Input
 	for _, arg := range args {
@@ -33,18 +34,18 @@ func Resolve(args []string, opts catalog.Options) ([]catalog.Input, error) {
 		}
 		if arg == "-" {
 			if opts.Stdin == nil {
-				return nil, &catalog.UsageError{Msg: "-: no standard input"}
+				return nil, &usage.Error{Msg: "-: no standard input"}
 			}
 			b, err := io.ReadAll(io.LimitReader(opts.Stdin, opts.MaxFileSize+1))
 			if err != nil {
-				return nil, &catalog.UsageError{Msg: "-: " + err.Error()}
+				return nil, &usage.Error{Msg: "-: " + err.Error()}
 			}
 			if int64(len(b)) > opts.MaxFileSize {
-				return nil, &catalog.UsageError{Msg: fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
+				return nil, &usage.Error{Msg: fmt.Sprintf("-: standard input is larger than %d bytes", opts.MaxFileSize)}
 			}
 			if len(bytes.TrimSpace(b)) == 0 {
 				// Nothing is not zero tasks: a gate must not pass on it.
-				return nil, &catalog.UsageError{Msg: "-: standard input is empty: no catalog source and no stored-spec rows"}
+				return nil, &usage.Error{Msg: "-: standard input is empty: no catalog source and no stored-spec rows"}
 			}
 			in := catalog.Input{Arg: arg, Root: ".", RootWhy: "the working directory", Stdin: b}
 			if opts.Root != "" {
@@ -65,7 +66,7 @@ func Resolve(args []string, opts catalog.Options) ([]catalog.Input, error) {
 		}
 		st, err := os.Stat(arg)
 		if err != nil {
-			return nil, &catalog.UsageError{Msg: livespecs.MissingPath(arg, err)}
+			return nil, &usage.Error{Msg: livespecs.MissingPath(arg, err)}
 		}
 		if st.IsDir() {
 			in := catalog.Input{Arg: arg, Dir: filepath.Clean(arg)}
@@ -76,16 +77,16 @@ func Resolve(args []string, opts catalog.Options) ([]catalog.Input, error) {
 			// are found: by name or by content, links followed.
 			found, other, err := WalkSources(in.Dir, in.Root, false, opts, nil)
 			if err != nil {
-				return nil, &catalog.UsageError{Msg: fmt.Sprintf("%s: %s", arg, catalog.Describe(err))}
+				return nil, &usage.Error{Msg: fmt.Sprintf("%s: %s", arg, catalog.Describe(err))}
 			}
 			for _, f := range found {
 				in.Sources = append(in.Sources, f.Path)
 			}
 			if len(in.Sources) == 0 {
 				if other > 0 {
-					return nil, &catalog.UsageError{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: a source is named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json, or is a YAML or JSON mapping with a materializations, captures, collections or import key (give another file by its path)", arg, other, plural(other, "file", "files"))}
+					return nil, &usage.Error{Msg: fmt.Sprintf("%s: %d YAML or JSON %s under this directory, but no catalog source: a source is named flow.yaml, flow.yml, flow.json or *.flow.yaml, *.flow.yml, *.flow.json, or is a YAML or JSON mapping with a materializations, captures, collections or import key (give another file by its path)", arg, other, plural(other, "file", "files"))}
 				}
-				return nil, &catalog.UsageError{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json, or a YAML or JSON mapping with a catalog key)", arg)}
+				return nil, &usage.Error{Msg: fmt.Sprintf("%s: no catalog source under this directory (flow.yaml, flow.yml, flow.json, *.flow.yaml, *.flow.yml, *.flow.json, or a YAML or JSON mapping with a catalog key)", arg)}
 			}
 			in.Scanned = len(in.Sources) + other
 			out = append(out, in)
@@ -93,7 +94,7 @@ func Resolve(args []string, opts catalog.Options) ([]catalog.Input, error) {
 		}
 		f, _, err := paths.OpenRegular(arg)
 		if err != nil {
-			return nil, &catalog.UsageError{Msg: fmt.Sprintf("%s: %s", arg, catalog.Describe(err))}
+			return nil, &usage.Error{Msg: fmt.Sprintf("%s: %s", arg, catalog.Describe(err))}
 		}
 		// The content tells flowctl raw get output (a JSON array) from a
 		// source; only a regular file is read ahead (reading a pipe would
@@ -146,7 +147,7 @@ func notInput(arg string, in catalog.Input, b []byte, opts catalog.Options) erro
 	if what == "" {
 		return nil
 	}
-	return &catalog.UsageError{Msg: fmt.Sprintf("%s: %s; %s", arg, what, notInputText)}
+	return &usage.Error{Msg: fmt.Sprintf("%s: %s; %s", arg, what, notInputText)}
 }
 
 // IsSourceName reports whether a file name is a catalog source's, in any
@@ -186,14 +187,14 @@ func setRoot(in *catalog.Input, dir, root string) error {
 	if root != "" {
 		st, err := os.Stat(root)
 		if err != nil {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--root %s: %s", root, catalog.Describe(err))}
+			return &usage.Error{Msg: fmt.Sprintf("--root %s: %s", root, catalog.Describe(err))}
 		}
 		if !st.IsDir() {
-			return &catalog.UsageError{Msg: fmt.Sprintf("--root %s: not a directory", root)}
+			return &usage.Error{Msg: fmt.Sprintf("--root %s: not a directory", root)}
 		}
 		r := sameForm(filepath.Clean(root), dir)
 		if !paths.Within(r, dir) && r != dir {
-			return &catalog.UsageError{Msg: fmt.Sprintf("%s is outside --root %s", in.Arg, root)}
+			return &usage.Error{Msg: fmt.Sprintf("%s is outside --root %s", in.Arg, root)}
 		}
 		in.Root, in.RootWhy = r, "--root"
 		return nil

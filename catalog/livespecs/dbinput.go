@@ -7,8 +7,10 @@ import (
 	"os"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
+	"github.com/estuary/schedtool/internal/usage"
 )
 
 // HoldDB reads the rows of each database input once, in its one
@@ -46,7 +48,7 @@ func HoldDB(inputs []catalog.Input) (release func(), err error) {
 func holdRows(in *catalog.Input) (*os.File, error) {
 	f, err := safefile.CreateTemp("", "schedtool-rows-*", 0o600)
 	if err != nil {
-		return nil, &catalog.UsageError{Msg: in.Dump + ": holding its rows: " + err.Error()}
+		return nil, &usage.Error{Msg: in.Dump + ": holding its rows: " + err.Error()}
 	}
 	os.Remove(f.Name()) // unlinked: gone with the process, however it ends
 	rc, err := in.OpenDB(in.DB, in.Select)
@@ -66,8 +68,8 @@ func holdRows(in *catalog.Input) (*os.File, error) {
 }
 
 // heldRows reads the rows HoldDB held in f, from the start each time.
-func heldRows(f *os.File) func(string, catalog.Selector) (io.ReadCloser, error) {
-	return func(string, catalog.Selector) (io.ReadCloser, error) {
+func heldRows(f *os.File) func(string, selection.Selector) (io.ReadCloser, error) {
+	return func(string, selection.Selector) (io.ReadCloser, error) {
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
@@ -78,12 +80,12 @@ func heldRows(f *os.File) func(string, catalog.Selector) (io.ReadCloser, error) 
 // dbError is a failed read of a database input, without its password:
 // what was read of it is incomplete.
 func dbError(in *catalog.Input, err error) error {
-	return &catalog.UsageError{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
+	return &usage.Error{Msg: in.Dump + ": " + Scrub(err.Error(), URLSecrets(in.DB)...), Incomplete: true}
 }
 
 // noDB is the error for a database input read without an OpenDB.
 func noDB(in *catalog.Input) error {
-	return &catalog.UsageError{Msg: in.Dump + ": this build of schedtool cannot read a database"}
+	return &usage.Error{Msg: in.Dump + ": this build of schedtool cannot read a database"}
 }
 
 // EachDump calls scan with the reader and display name of each input's
@@ -121,26 +123,26 @@ func EachDump(inputs []catalog.Input, scan func(r io.Reader, name string) error)
 			// standard input is no more zero tasks than in a file.
 			seen := &textSeen{r: rows(bytes.NewReader(in.Stdin))}
 			if err := scan(seen, "<stdin>"); err != nil {
-				return &catalog.UsageError{Msg: "<stdin>: " + err.Error(), Incomplete: true}
+				return &usage.Error{Msg: "<stdin>: " + err.Error(), Incomplete: true}
 			}
 			if !seen.text {
-				return &catalog.UsageError{Msg: "<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
+				return &usage.Error{Msg: "<stdin>: the dump has no rows: an empty dump is an error, not zero tasks"}
 			}
 			continue
 		}
 		name := paths.Display(in.Dump)
 		f, _, err := paths.OpenRegular(in.Dump)
 		if err != nil {
-			return &catalog.UsageError{Msg: name + ": " + catalog.Describe(err)}
+			return &usage.Error{Msg: name + ": " + catalog.Describe(err)}
 		}
 		seen := &textSeen{r: rows(f)}
 		err = scan(seen, name)
 		f.Close()
 		if err != nil {
-			return &catalog.UsageError{Msg: name + ": " + err.Error(), Incomplete: true}
+			return &usage.Error{Msg: name + ": " + err.Error(), Incomplete: true}
 		}
 		if !seen.text {
-			return &catalog.UsageError{Msg: name + ": the dump has no rows: an empty dump is an error, not zero tasks"}
+			return &usage.Error{Msg: name + ": the dump has no rows: an empty dump is an error, not zero tasks"}
 		}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/selection"
+	"github.com/estuary/schedtool/internal/usage"
 )
 
 // errAfter is a database stream that fails after its rows.
@@ -28,7 +30,7 @@ func (e *errAfter) Close() error { return nil }
 // same rows (one snapshot), though the database would give others.
 func TestHoldDBReadsOnce(t *testing.T) {
 	opened := 0
-	open := func(string, catalog.Selector) (io.ReadCloser, error) {
+	open := func(string, selection.Selector) (io.ReadCloser, error) {
 		opened++
 		return io.NopCloser(strings.NewReader(strings.Repeat("row of read ", opened) + "\n")), nil
 	}
@@ -63,13 +65,13 @@ func TestHoldDBReadsOnce(t *testing.T) {
 // scrubbed; nothing is held.
 func TestHoldDBFailure(t *testing.T) {
 	opened := 0
-	open := func(string, catalog.Selector) (io.ReadCloser, error) {
+	open := func(string, selection.Selector) (io.ReadCloser, error) {
 		opened++
 		return &errAfter{strings.NewReader("{}\n"), errors.New("connection lost after 1 row (password hunter22)")}, nil
 	}
 	inputs := []catalog.Input{{Dump: "postgres://u@h/db", DB: "postgres://u:hunter22@h/db", OpenDB: open}}
 	_, err := HoldDB(inputs)
-	var ue *catalog.UsageError
+	var ue *usage.Error
 	if !errors.As(err, &ue) || !ue.Incomplete || !strings.Contains(ue.Msg, "connection lost") || strings.Contains(ue.Msg, "hunter22") {
 		t.Fatalf("err %v, want an incomplete input without the password", err)
 	}

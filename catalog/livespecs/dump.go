@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/catalog/tree"
 	"github.com/estuary/schedtool/finding"
 	"github.com/estuary/schedtool/internal/paths"
@@ -641,7 +642,7 @@ func deletedRow(root *tree.Node) bool {
 // pick), byShape when it is a picked materialization, whose shape's
 // decision holds for it. Neither is an unknown spec type: the row must be
 // read, which reports it (the shape's key does not hold the spec type).
-func PlainTask(shape *tree.RowShape, sel *catalog.Selection) (skip, byShape bool) {
+func PlainTask(shape *tree.RowShape, sel *selection.Selection) (skip, byShape bool) {
 	switch typ := string(shape.SpecType); {
 	case !KnownSpecType(typ):
 		return false, false

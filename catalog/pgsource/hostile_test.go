@@ -16,6 +16,7 @@ import (
 	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog/selection"
 )
 
 // A connection that breaks part way through the rows (a proxy closing
@@ -34,7 +35,7 @@ func TestConnectionLost(t *testing.T) {
 		{"during the startup", 50, "failed to connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rc, err := pgsource.Open(pgtest.CutAfter(t, db.BypassURL, tc.after, 0), catalog.Selector{})
+			rc, err := pgsource.Open(pgtest.CutAfter(t, db.BypassURL, tc.after, 0), selection.Selector{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +92,7 @@ func TestEncodings(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rc, err := pgsource.Open(db.BypassURL+tc.params, catalog.Selector{})
+			rc, err := pgsource.Open(db.BypassURL+tc.params, selection.Selector{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -115,7 +116,7 @@ func TestEncodings(t *testing.T) {
 // comes exactly once (readAll fails on a name read twice), as it was.
 func TestConcurrentUpdates(t *testing.T) {
 	db, dump := load(t, 3000)
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestIdleInTransactionTimeout(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			rc, err := pgsource.Open(tc.url, catalog.Selector{})
+			rc, err := pgsource.Open(tc.url, selection.Selector{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +203,7 @@ func TestMaxSpec(t *testing.T) {
 	if err := pgtest.Exec(context.Background(), db.SuperURL, `UPDATE live_specs SET spec = json_build_object('pad', repeat('x', 3000000), 'endpoint', spec->'endpoint') WHERE catalog_name = '`+big+`'`); err != nil {
 		t.Fatal(err)
 	}
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{MaxSpec: 1 << 20})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{MaxSpec: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +239,7 @@ func TestMaxSpec(t *testing.T) {
 		t.Errorf("the long row %s is missing", big)
 	}
 	// Through the dump reader: one unreadable row, named.
-	rc, err = pgsource.Open(db.BypassURL, catalog.Selector{MaxSpec: 1 << 20})
+	rc, err = pgsource.Open(db.BypassURL, selection.Selector{MaxSpec: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/livespecs"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/internal/jsonstr"
 	"github.com/estuary/schedtool/internal/words"
 )
@@ -57,7 +57,7 @@ var resultFormats = []int16{0, 1, 0, 0, 0, 0}
 // materializations as dump rows, one JSON object a line, in the order the
 // server reads them (its heap order, not name order). Errors come
 // through the reader; their text never holds the password.
-func Open(url string, sel catalog.Selector) (io.ReadCloser, error) {
+func Open(url string, sel selection.Selector) (io.ReadCloser, error) {
 	secrets := livespecs.URLSecrets(url)
 	// The scheme is case-insensitive (RFC 3986) and catalog.IsDBURL says
 	// so; pgconn only takes it in lower case and reads any other spelling
@@ -163,7 +163,7 @@ func describe(err error) string {
 // no ORDER BY, so the server reads the table sequentially (or through the
 // catalog_name index when the selector picks few names) and streams the
 // rows as it finds them.
-func Query(sel catalog.Selector) (string, []string) {
+func Query(sel selection.Selector) (string, []string) {
 	var b strings.Builder
 	var args []string
 	param := func(v string) string {
@@ -205,7 +205,7 @@ WHERE spec_type = 'materialization' AND spec IS NOT NULL`)
 	return b.String(), args
 }
 
-func read(ctx context.Context, cfg *pgconn.Config, sel catalog.Selector, w io.Writer, p *progress) error {
+func read(ctx context.Context, cfg *pgconn.Config, sel selection.Selector, w io.Writer, p *progress) error {
 	conn, err := pgconn.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return err

@@ -15,23 +15,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/estuary/schedtool/bench/gen"
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/pgsource"
 	"github.com/estuary/schedtool/catalog/pgsource/pgtest"
+	"github.com/estuary/schedtool/catalog/selection"
 )
 
 func TestQuery(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		sel   catalog.Selector
+		sel   selection.Selector
 		where string
 		args  []string
 	}{
-		{"all", catalog.Selector{}, "", nil},
-		{"names and prefixes", catalog.Selector{Names: []string{"a/b"}, Prefixes: []string{"c/", "d/"}},
+		{"all", selection.Selector{}, "", nil},
+		{"names and prefixes", selection.Selector{Names: []string{"a/b"}, Prefixes: []string{"c/", "d/"}},
 			"\n  AND (catalog_name::text = $1 OR starts_with(catalog_name::text, $2) OR starts_with(catalog_name::text, $3))",
 			[]string{"a/b", "c/", "d/"}},
-		{"images narrow", catalog.Selector{Prefixes: []string{"c/"}, Images: []string{"ghcr.io/estuary/materialize-snowflake", "x"}},
+		{"images narrow", selection.Selector{Prefixes: []string{"c/"}, Images: []string{"ghcr.io/estuary/materialize-snowflake", "x"}},
 			"\n  AND (starts_with(catalog_name::text, $1))\n  AND (connector_image_name IS NULL OR regexp_replace(connector_image_name, ':[^/]*$', '') IN ($2, $3))",
 			[]string{"c/", "ghcr.io/estuary/materialize-snowflake", "x"}},
 	} {
@@ -141,7 +141,7 @@ func materializations(t *testing.T, dump []byte) []row {
 
 func TestRead(t *testing.T) {
 	db, dump := load(t, 1500)
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,13 +181,13 @@ func TestSelectorsPushedDown(t *testing.T) {
 	all := materializations(t, dump)
 	for _, tc := range []struct {
 		name string
-		sel  catalog.Selector
+		sel  selection.Selector
 	}{
-		{"name", catalog.Selector{Names: []string{all[3].Name, all[10].Name}}},
-		{"prefix", catalog.Selector{Prefixes: []string{"acmeCo/", "materialize-globex/team1"}}},
-		{"image", catalog.Selector{Images: []string{"ghcr.io/estuary/materialize-snowflake"}}},
-		{"prefix and image", catalog.Selector{Prefixes: []string{"materialize-acmeCo/"}, Images: []string{"ghcr.io/estuary/materialize-bigquery"}}},
-		{"nothing", catalog.Selector{Names: []string{"nobody/x"}}},
+		{"name", selection.Selector{Names: []string{all[3].Name, all[10].Name}}},
+		{"prefix", selection.Selector{Prefixes: []string{"acmeCo/", "materialize-globex/team1"}}},
+		{"image", selection.Selector{Images: []string{"ghcr.io/estuary/materialize-snowflake"}}},
+		{"prefix and image", selection.Selector{Prefixes: []string{"materialize-acmeCo/"}, Images: []string{"ghcr.io/estuary/materialize-bigquery"}}},
+		{"nothing", selection.Selector{Names: []string{"nobody/x"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rc, err := pgsource.Open(db.BypassURL, tc.sel)
@@ -224,7 +224,7 @@ func TestSelectorsPushedDown(t *testing.T) {
 // and rows added are not.
 func TestOneSnapshot(t *testing.T) {
 	db, dump := load(t, 1500)
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestErrorsHideThePassword(t *testing.T) {
 		{"password parameter", strings.Replace(wrong, "Wrong-Secret-4711@", "@", 1) + "&password=Param-Secret-0815", "password authentication failed", "Param-Secret-0815"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rc, err := pgsource.Open(tc.url, catalog.Selector{})
+			rc, err := pgsource.Open(tc.url, selection.Selector{})
 			if err == nil {
 				_, err = readAll(t, rc)
 			}
@@ -291,7 +291,7 @@ func TestLargeRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{})
 	if err != nil {
 		t.Fatal(err)
 	}

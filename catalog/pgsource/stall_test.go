@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/pgsource"
+	"github.com/estuary/schedtool/catalog/selection"
 )
 
 // A reader slower than --db-timeout is not a stalled server: while the
@@ -17,7 +17,7 @@ import (
 func TestSlowReaderIsNotAStall(t *testing.T) {
 	db, dump := load(t, 10000) // more than the queue and the socket hold
 	var rows atomic.Int64
-	rc, err := pgsource.Open(db.BypassURL, catalog.Selector{Timeout: 300 * time.Millisecond, Rows: &rows})
+	rc, err := pgsource.Open(db.BypassURL, selection.Selector{Timeout: 300 * time.Millisecond, Rows: &rows})
 	if err != nil {
 		t.Fatal(err)
 	}

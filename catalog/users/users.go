@@ -16,18 +16,90 @@ import (
 
 // Holder is a user of a config file that a run does not migrate together
 // with the file's other users: while it is there, the file is not changed
-// (zeroing it would leave the holder without pacing).
+// (zeroing it would leave the holder without pacing). Cause says why it
+// is not migrated with them; migrate says it in words (users hold no
+// policy text).
 type Holder struct {
-	Name  string // the task; "" for a source that could not be read or parsed
-	Where string // file:line of the reference, or the source's file
-	Why   string
+	Name  string // the task; "" for a source that could not be read or parsed, or a root
+	Where string // file:line of the reference, the source's file, or the root
+	Cause Cause
+	// Detail is what the cause needs to be told: the reason a reference
+	// was refused (CauseRefused), the kind of task (CauseOtherKind), the
+	// reference as read (CauseNamedOnly), the error of the root
+	// (CauseRootUnsearchable), or what is wrong with the source
+	// (CauseUnreadable, CauseUnparsed).
+	Detail string
+	// Named is the name of the file the reference or the source's text
+	// holds (CauseNamedOnly, CauseUnparsed).
+	Named string
 }
 
-func (h Holder) String() string {
-	if h.Name == "" {
-		return fmt.Sprintf("%s (%s)", h.Where, h.Why)
+// Cause is why a user of a config file is left out of a run that reads
+// the file's other users.
+type Cause int
+
+const (
+	// CauseRefused: the task's reference to the file was refused (it
+	// escapes its root, say); Detail says why.
+	CauseRefused Cause = iota + 1
+	// CauseOtherKind: a capture or a derivation, which is never
+	// migrated; Detail is its kind.
+	CauseOtherKind
+	// CauseDuplicated: a materialization defined more than once in one
+	// catalog, none of whose definitions is migrated.
+	CauseDuplicated
+	// CauseNotSelected: a materialization the selection does not pick.
+	CauseNotSelected
+	// CauseExcluded: a materialization in a source the project file
+	// excludes.
+	CauseExcluded
+	// CauseHidden: a materialization under the PATHs given, in a source
+	// they do not read (a hidden directory not imported by one read).
+	CauseHidden
+	// CauseNotUnderPaths: a materialization outside the PATHs given.
+	CauseNotUnderPaths
+	// CauseNamedOnly: a materialization whose reference names no file
+	// there, but holds the file's name (Named); Detail is the reference
+	// as read.
+	CauseNamedOnly
+	// CauseRootUnsearchable: the root cannot be searched whole (Where),
+	// so any user may hide in it; Detail is the error.
+	CauseRootUnsearchable
+	// CauseUnreadable: a catalog source that cannot be read (Where): it
+	// might use any config file. Detail is what is wrong with it.
+	CauseUnreadable
+	// CauseUnparsed: a catalog source that cannot be parsed (or is not
+	// read) and whose text holds the file's name (Named). Detail is what
+	// is wrong with it.
+	CauseUnparsed
+	// CauseOtherPath: a materialization this run reads by another path
+	// of its source (a symlink to it, a hard link), from whose directory
+	// its reference names another file; Flow, given this path, reads
+	// this one.
+	CauseOtherPath
+)
+
+// Unread is a catalog source that cannot be read or parsed, or is not
+// read, and the config files it holds back (by their display paths).
+type Unread struct {
+	File  string // the source, for display
+	Why   string // what is wrong with it ("does not parse: 8:1: ...")
+	Holds []string
+}
+
+// less orders holders by task, then place, then cause: a stable order
+// (migrate orders them by what it says).
+func (h Holder) less(o Holder) bool {
+	if h.Name != o.Name {
+		return h.Name < o.Name
 	}
-	return fmt.Sprintf("%s (%s: %s)", h.Name, h.Where, h.Why)
+	if h.Where != o.Where {
+		return h.Where < o.Where
+	}
+	if h.Cause != o.Cause {
+		return h.Cause < o.Cause
+	}
+	return h.Detail+"\x00"+h.Named < o.Detail+"\x00"+o.Named
 }
 
 // Users finds, for each config file of cat, its users that are not among
@@ -40,11 +112,11 @@ func (h Holder) String() string {
 // read), are users too. A source under a root that cannot be read or
 // parsed might use any config file: it holds back each one whose name
 // (the base name of any of its paths under the root) its bytes contain,
-// escapes decoded, and every one when it cannot be read at all; notes say
-// so, one line a source.
+// escapes decoded, and every one when it cannot be read at all; unread
+// lists each such source with the files it holds back.
 //
 // The roots are read once, whatever the number of tasks.
-func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (holders map[string][]Holder, notes []string) {
+func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (holders map[string][]Holder, unread []Unread) {
 	if cat == nil || len(cat.Configs) == 0 {
 		return nil, nil
 	}
@@ -116,7 +188,7 @@ func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (
 			for id, p := range ids {
 				for _, n := range names[id] {
 					if containsFold(r.Path, n) {
-						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line), Why: fmt.Sprintf("its reference (read as %s) names no file there, but it names %s", r.Path, n)})
+						add(p, Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line), Cause: CauseNamedOnly, Detail: r.Path, Named: n})
 						break
 					}
 				}
@@ -130,32 +202,32 @@ func Users(inputs []catalog.Input, cat *catalog.Catalog, opts catalog.Options) (
 		h := Holder{Name: r.Name, Where: fmt.Sprintf("%s:%d", paths.Display(r.File), r.Line)}
 		switch {
 		case r.Refused != "":
-			h.Why = "its reference was refused: " + r.Refused
+			h.Cause, h.Detail = CauseRefused, r.Refused
 		case r.Kind != "materialization":
-			h.Why = "a " + r.Kind + ", which schedtool does not migrate"
+			h.Cause, h.Detail = CauseOtherKind, r.Kind
 		case full.Duplicated[r.Name] || cat.Duplicated[r.Name]:
-			h.Why = "defined more than once in one catalog, so no definition of it is migrated"
+			h.Cause = CauseDuplicated
 		case known[key{r.Name, paths.Key(r.File)}] && alias:
-			h.Why = "this run reads its source by another path, from whose directory the reference names another file; Flow, given this path, reads this one"
+			h.Cause = CauseOtherPath
 		case known[key{r.Name, paths.Key(r.File)}]:
 			continue // read by this run: migrate judges it
 		case opts.Select != nil && !opts.Select.Match(r.Name, r.Image):
-			h.Why = "not selected by --name/--prefix/--image"
+			h.Cause = CauseNotSelected
 		case opts.Exclude != nil && opts.Exclude(r.File):
-			h.Why = "excluded by the project file (exclude), and still a user of the file"
+			h.Cause = CauseExcluded
 		case underDirs(inputs, r.File):
-			h.Why = "under the PATHs given, in a source they do not read (in a hidden directory, and not imported by a source they read)"
+			h.Cause = CauseHidden
 		default:
-			h.Why = "not under the PATHs given"
+			h.Cause = CauseNotUnderPaths
 		}
 		add(p, h)
 	}
-	notes = unparsedHolders(append(full.Unparsed, outside...), ids, names, add)
+	unread = unparsedHolders(append(full.Unparsed, outside...), ids, names, add)
 	for p := range holders {
-		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].String() < holders[p][j].String() })
+		sort.Slice(holders[p], func(i, j int) bool { return holders[p][i].less(holders[p][j]) })
 	}
-	sort.Strings(notes)
-	return holders, notes
+	sort.Slice(unread, func(i, j int) bool { return unread[i].File < unread[j].File })
+	return holders, unread
 }
 
 // aliasRefs are the references of the sources found under a root by a
@@ -219,7 +291,7 @@ func walkRoots(inputs []catalog.Input, ids map[paths.FileID]string, read map[any
 		if err != nil {
 			// A root that cannot be searched whole may hide any user.
 			for _, p := range ids {
-				add(p, Holder{Where: in.Root, Why: "the root cannot be searched for the file's users: " + catalog.Describe(err)})
+				add(p, Holder{Where: paths.Display(in.Root), Cause: CauseRootUnsearchable, Detail: catalog.Describe(err)})
 			}
 			continue
 		}
@@ -246,13 +318,13 @@ func walkRoots(inputs []catalog.Input, ids map[paths.FileID]string, read map[any
 // unparsedHolders holds back, for each source that cannot be read or
 // parsed (or is not read), every config file it might use: each one
 // whose name its text holds, or all of them when it cannot be read at
-// all. A note a source says so.
-func unparsedHolders(unparsed []catalog.Unparsed, ids map[paths.FileID]string, names map[paths.FileID][]string, add func(string, Holder)) (notes []string) {
+// all. Each source that holds one back is listed in unread.
+func unparsedHolders(unparsed []catalog.Unparsed, ids map[paths.FileID]string, names map[paths.FileID][]string, add func(string, Holder)) (unread []Unread) {
 	for _, u := range unparsed {
 		var held []string
 		if u.Src == nil {
 			for _, p := range ids {
-				add(p, Holder{Where: paths.Display(u.File), Why: "a catalog source that " + u.Why + ": it might use any config file until it can be read"})
+				add(p, Holder{Where: paths.Display(u.File), Cause: CauseUnreadable, Detail: u.Why})
 				held = append(held, paths.Display(p))
 			}
 		} else {
@@ -260,7 +332,7 @@ func unparsedHolders(unparsed []catalog.Unparsed, ids map[paths.FileID]string, n
 			for id, p := range ids {
 				for _, n := range names[id] {
 					if containsFold(string(text), n) {
-						add(p, Holder{Where: paths.Display(u.File), Why: fmt.Sprintf("a catalog source that %s, and names %s: it might use it until it parses", u.Why, n)})
+						add(p, Holder{Where: paths.Display(u.File), Cause: CauseUnparsed, Detail: u.Why, Named: n})
 						held = append(held, paths.Display(p))
 						break
 					}
@@ -269,10 +341,10 @@ func unparsedHolders(unparsed []catalog.Unparsed, ids map[paths.FileID]string, n
 		}
 		if len(held) > 0 {
 			sort.Strings(held)
-			notes = append(notes, fmt.Sprintf("%s %s: it might use any config file, so it holds back %s", paths.Display(u.File), u.Why, strings.Join(held, ", ")))
+			unread = append(unread, Unread{File: paths.Display(u.File), Why: u.Why, Holds: held})
 		}
 	}
-	return notes
+	return unread
 }
 
 // Unescape decodes the escapes a YAML or JSON string may spell a name

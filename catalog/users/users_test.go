@@ -8,9 +8,18 @@ import (
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/selection"
 )
 
 const usersTask = "  %s:\n    endpoint:\n      connector:\n        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: %s\n    bindings: []\n"
+
+// want is a holder as Users gives it: a cause of 0 is not checked, and
+// detail is a part of its Detail.
+type want struct {
+	name, where string
+	cause       Cause
+	detail      string
+}
 
 func usersSource(pairs ...string) string {
 	s := "materializations:\n"
@@ -29,59 +38,59 @@ func TestUsers(t *testing.T) {
 		files   map[string]string
 		link    [2]string
 		args    []string
-		sel     catalog.Selector
-		holders []string // substrings, one per holder, in order
+		sel     selection.Selector
+		holders []want // one per holder, in order
 		note    string
 	}{
 		{"whole root", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 		{"another PATH", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/flow.yaml:6: not under the PATHs given)"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"selector", map[string]string{"flow.yaml": usersSource("acmeCo/a", "s.yaml", "acmeCo/b", "./s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{Names: []string{"acmeCo/a"}}, []string{"acmeCo/b (flow.yaml:12: not selected by --name/--prefix/--image)"}, ""},
+			[2]string{}, []string{"."}, selection.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "flow.yaml:12", CauseNotSelected, ""}}, ""},
 		{"import, escape and symlink", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": "import: [t/x.yaml]\n",
 			"b/t/x.yaml": usersSource("acmeCo/b", `"../../s\u002eyaml"`, "acmeCo/c", "../../l.yaml")},
-			[2]string{"l.yaml", "s.yaml"}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/t/x.yaml:6", "acmeCo/c (b/t/x.yaml:12"}, ""},
+			[2]string{"l.yaml", "s.yaml"}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/t/x.yaml:12", CauseNotUnderPaths, ""}}, ""},
 		{"unparseable source naming it", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", `"../s\x2eyaml"`) + "materializations: {}\n"},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"b/flow.yaml (a catalog source that does not parse: 8:1: duplicate key"}, "b/flow.yaml does not parse"},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"", "b/flow.yaml", CauseUnparsed, "does not parse: 8:1: duplicate key"}}, "b/flow.yaml does not parse"},
 		{"unparseable source naming another file", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../t.yaml") + "materializations: {}\n"},
-			[2]string{}, []string{"a"}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, nil, ""},
 		{"capture", map[string]string{"flow.yaml": "captures:\n  acmeCo/c:\n    endpoint: {connector: {image: x, config: s.yaml}}\n" + usersSource("acmeCo/a", "s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []string{"acmeCo/c (flow.yaml:3: a capture, which schedtool does not migrate)"}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/c", "flow.yaml:3", CauseOtherKind, "capture"}}, ""},
 		{"derivation", map[string]string{"flow.yaml": "collections:\n  acmeCo/d:\n    derive: {using: {connector: {image: x, config: s.yaml}}}\n  acmeCo/e: {}\n" + usersSource("acmeCo/a", "s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []string{"acmeCo/d (flow.yaml:3: a derivation, which schedtool does not migrate)"}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/d", "flow.yaml:3", CauseOtherKind, "derivation"}}, ""},
 		// References spelled as Flow's loader reads them (Url::join).
 		{"percent escape", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../s%2Eyaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/flow.yaml:6: not under the PATHs given)"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"backslash, query, fragment", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", `'..\s.yaml'`, "acmeCo/c", "../s.yaml?v=1", "acmeCo/d", "'../s.yaml#x'")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/flow.yaml:6", "acmeCo/c (b/flow.yaml:12", "acmeCo/d (b/flow.yaml:18"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}, {"acmeCo/c", "b/flow.yaml:12", CauseNotUnderPaths, ""}, {"acmeCo/d", "b/flow.yaml:18", CauseNotUnderPaths, ""}}, ""},
 		{"file URL", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "file:../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/flow.yaml:6: not under the PATHs given)"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"import spelled with escapes", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": "import: ['t\\x%2Eyaml?q']\n",
 			"b/t/x.yaml": usersSource("acmeCo/b", "../../s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/t/x.yaml:6"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/t/x.yaml:6", CauseNotUnderPaths, ""}}, ""},
 		{"no file there, names it", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "https://x/s.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, []string{"acmeCo/b (b/flow.yaml:6: its reference (read as https://x/s.yaml) names no file there, but it names s.yaml)"}, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, []want{{"acmeCo/b", "b/flow.yaml:6", CauseNamedOnly, "https://x/s.yaml"}}, ""},
 		{"no file there, names another", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/flow.yaml": usersSource("acmeCo/b", "../u.yaml")},
-			[2]string{}, []string{"a"}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"a"}, selection.Selector{}, nil, ""},
 		// Sources discovery does not see (hidden directories) count as
 		// users all the same.
 		{"hidden directory", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
-			[2]string{}, []string{"."}, catalog.Selector{}, []string{"acmeCo/p (.private/flow.yaml:6: under the PATHs given, in a source they do not read"}, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, []want{{"acmeCo/p", ".private/flow.yaml:6", CauseHidden, ""}}, ""},
 		// Discovery is the users walk (walkSources): a source by another
 		// name, or under a symlinked directory, is read by the run (its
 		// task is migrated with the others), not a holder.
 		{"hidden directory, linked", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".private/flow.yaml": usersSource("acmeCo/p", "../s.yaml")},
-			[2]string{"b", ".private"}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{"b", ".private"}, []string{"."}, selection.Selector{}, nil, ""},
 		{"a source by another name, and its import", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
 			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 		{"a source by another name, not selected", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), "b/main.yaml": "import: [tasks.yaml]\n",
 			"b/tasks.yaml": usersSource("acmeCo/b", "../s.yaml"), "c/other.json": `{"materializations": {"acmeCo/c": {"endpoint": {"connector": {"image": "x", "config": "../s.yaml"}}, "bindings": []}}}`},
-			[2]string{}, []string{"."}, catalog.Selector{Names: []string{"acmeCo/a"}}, []string{"acmeCo/b (b/tasks.yaml:6: not selected", "acmeCo/c (c/other.json:1: not selected"}, ""},
+			[2]string{}, []string{"."}, selection.Selector{Names: []string{"acmeCo/a"}}, []want{{"acmeCo/b", "b/tasks.yaml:6", CauseNotSelected, ""}, {"acmeCo/c", "c/other.json:1", CauseNotSelected, ""}}, ""},
 		{"not a source: .git, no catalog key, not a mapping", map[string]string{"a/flow.yaml": usersSource("acmeCo/a", "../s.yaml"), ".git/flow.yaml": usersSource("acmeCo/g", "../s.yaml"),
 			"b/notes.yaml": "config: ../s.yaml\nimport_: x\n", "b/list.yaml": "- import: [../a/flow.yaml]\n", "b/broken.yaml": "import: [\n"},
-			[2]string{}, []string{"."}, catalog.Selector{}, nil, ""},
+			[2]string{}, []string{"."}, selection.Selector{}, nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -100,24 +109,25 @@ func TestUsers(t *testing.T) {
 			t.Chdir(dir)
 			opts := catalog.DefaultOptions()
 			opts.Root = "."
-			opts.Select = catalog.NewSelection(tc.sel)
+			opts.Select = selection.New(tc.sel)
 			inputs, err := input.Resolve(tc.args, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			cat := catalog.Load(inputs, opts)
-			holders, notes := Users(inputs, cat, opts)
+			holders, unread := Users(inputs, cat, opts)
 			got := holders["s.yaml"]
 			if len(got) != len(tc.holders) {
-				t.Fatalf("holders %v, want %d like %q", got, len(tc.holders), tc.holders)
+				t.Fatalf("holders %v, want %d like %+v", got, len(tc.holders), tc.holders)
 			}
-			for i, h := range tc.holders {
-				if !strings.Contains(got[i].String(), h) {
-					t.Errorf("holder %d: %q, want %q", i, got[i], h)
+			for i, w := range tc.holders {
+				h := got[i]
+				if h.Name != w.name || h.Where != w.where || w.cause != 0 && h.Cause != w.cause || !strings.Contains(h.Detail, w.detail) {
+					t.Errorf("holder %d: %+v, want %+v", i, h, w)
 				}
 			}
-			if tc.note == "" && len(notes) > 0 || tc.note != "" && (len(notes) != 1 || !strings.Contains(notes[0], tc.note)) {
-				t.Errorf("notes %q, want %q", notes, tc.note)
+			if tc.note == "" && len(unread) > 0 || tc.note != "" && (len(unread) != 1 || !strings.Contains(unread[0].File+" "+unread[0].Why, tc.note) || len(unread[0].Holds) != 1 || unread[0].Holds[0] != "s.yaml") {
+				t.Errorf("unread %+v, want %q holding s.yaml", unread, tc.note)
 			}
 		})
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/estuary/schedtool/catalog"
+	"github.com/estuary/schedtool/internal/usage"
 	"github.com/estuary/schedtool/report"
 )
 
@@ -72,7 +72,7 @@ func errorText(err error) string {
 	if errors.As(err, &ie) {
 		return ie.Error()
 	}
-	var ue *catalog.UsageError
+	var ue *usage.Error
 	if errors.As(err, &ue) {
 		return ue.Msg
 	}

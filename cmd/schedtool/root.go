@@ -21,10 +21,12 @@ import (
 	"github.com/estuary/schedtool/catalog/input"
 	"github.com/estuary/schedtool/catalog/livespecs"
 	"github.com/estuary/schedtool/catalog/pgsource"
+	"github.com/estuary/schedtool/catalog/selection"
 	"github.com/estuary/schedtool/internal/groupwrite"
 	ipaths "github.com/estuary/schedtool/internal/paths"
 	"github.com/estuary/schedtool/internal/safefile"
 	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/internal/usage"
 	"github.com/estuary/schedtool/project"
 	"github.com/estuary/schedtool/report"
 	"github.com/estuary/schedtool/schedule/connector"
@@ -55,8 +57,8 @@ type common struct {
 	stopDB      func()
 	color       string
 	root        string
-	selector    catalog.Selector
-	selection   *catalog.Selection
+	selector    selection.Selector
+	selection   *selection.Selection
 	cpuprofile  string
 	stopProfile func()
 	// config is --config; project the project file read (nil: none).
@@ -205,7 +207,7 @@ func Main(args []string, s Streams) int {
 	cmd, err := root.ExecuteC()
 	stopProfiles()
 	if held != nil {
-		var ue *catalog.UsageError
+		var ue *usage.Error
 		if errors.As(err, &ue) && ue.Incomplete {
 			held.discard()
 		} else if ferr := held.copyTo(out); ferr != nil && err == nil {
@@ -315,7 +317,7 @@ changes pending in a dry run, or remaining users under --fail-if-remaining.`,
 				return err
 			}
 		}
-		c.selection = catalog.NewSelection(c.selector)
+		c.selection = selection.New(c.selector)
 		if readsDatabase(args) {
 			c.stopDB = c.rowProgress(cmd.Name()+": %d rows from the database", &c.dbRows)
 		}

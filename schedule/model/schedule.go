@@ -54,6 +54,9 @@ type DecodeError struct {
 	// schedtool evaluates (MaxDuration). Flow accepts it, so its own
 	// errors are named first (Check).
 	Limit bool
+	// Unknown: the last of Path is a key Flow's SyncSchedule does not
+	// have (Msg names the keys it has).
+	Unknown bool
 }
 
 func (e *DecodeError) Error() string {
@@ -238,7 +241,7 @@ func object(v any, path []string, what string, keys ...string) (map[string]any, 
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		return nil, &DecodeError{Path: append(path[:len(path):len(path)], unknown[0]),
-			Msg: fmt.Sprintf("unknown field `%s`, expected %s", unknown[0], oneOf(keys))}
+			Msg: fmt.Sprintf("unknown field `%s`, expected %s", unknown[0], oneOf(keys)), Unknown: true}
 	}
 	return obj, nil
 }

@@ -1,4 +1,4 @@
-package catalog
+package selection
 
 import (
 	"strings"
@@ -56,7 +56,7 @@ func TestSelectionUnmatched(t *testing.T) {
 	if !none.Take("a", "") || none.Err() != nil {
 		t.Error("a nil selection picks everything")
 	}
-	s := NewSelection(Selector{Names: []string{"a/x", "a/typo"}, Prefixes: []string{"b/"}})
+	s := New(Selector{Names: []string{"a/x", "a/typo"}, Prefixes: []string{"b/"}})
 	s.Take("a/x", "img")
 	s.Take("c/y", "img")
 	if got := strings.Join(s.Unmatched(), ","); got != "--name a/typo,--prefix b/" {
@@ -71,7 +71,7 @@ func TestSelectionUnmatched(t *testing.T) {
 // A value that picks nothing names the nearest names (prefixes), and
 // none when nothing is near.
 func TestSelectionSuggests(t *testing.T) {
-	s := NewSelection(Selector{Names: []string{"acmeCo/warehouse/materialize-snowflak", "zzz/unrelated/name"}, Prefixes: []string{"acmeCo/warehous/"}})
+	s := New(Selector{Names: []string{"acmeCo/warehouse/materialize-snowflak", "zzz/unrelated/name"}, Prefixes: []string{"acmeCo/warehous/"}})
 	for _, n := range []string{"acmeCo/warehouse/materialize-snowflake", "acmeCo/warehouse/materialize-bigquery", "acmeCo/lake/materialize-s3"} {
 		s.Take(n, "")
 	}

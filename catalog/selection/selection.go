@@ -1,4 +1,4 @@
-package catalog
+package selection
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/estuary/schedtool/internal/suggest"
+	"github.com/estuary/schedtool/internal/usage"
 	"github.com/estuary/schedtool/schedule/connector"
 )
 
@@ -54,7 +55,7 @@ func (s Selector) Check() error {
 	for _, v := range [][2]any{{"--name", s.Names}, {"--prefix", s.Prefixes}, {"--image", s.Images}} {
 		for _, x := range v[1].([]string) {
 			if strings.TrimSpace(x) == "" {
-				return &UsageError{Msg: fmt.Sprintf("%s: an empty value selects nothing", v[0])}
+				return &usage.Error{Msg: fmt.Sprintf("%s: an empty value selects nothing", v[0])}
 			}
 		}
 	}
@@ -67,7 +68,7 @@ func (s Selector) Check() error {
 			case strings.Contains(img, "@"):
 				what += " and digest"
 			}
-			return &UsageError{Msg: fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
+			return &usage.Error{Msg: fmt.Sprintf("--image %s: give the image name without its %s (--image %s)", img, what, name)}
 		}
 	}
 	return nil
@@ -131,8 +132,8 @@ type Selection struct {
 	full map[string]map[string]bool
 }
 
-// NewSelection returns the selection of s, or nil when s picks everything.
-func NewSelection(s Selector) *Selection {
+// New returns the selection of s, or nil when s picks everything.
+func New(s Selector) *Selection {
 	if s.IsZero() {
 		return nil
 	}
@@ -265,5 +266,5 @@ func (s *Selection) Err() error {
 	if len(un) > 1 {
 		msg = "select no materialization"
 	}
-	return &UsageError{Msg: fmt.Sprintf("%s %s (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)", strings.Join(un, ", "), msg)}
+	return &usage.Error{Msg: fmt.Sprintf("%s %s (a selector that matches nothing is an error; check the spelling, or run census without it to see the names)", strings.Join(un, ", "), msg)}
 }
