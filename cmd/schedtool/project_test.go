@@ -108,7 +108,7 @@ func TestProjectFile(t *testing.T) {
 	// Strict: a misspelled key is an error at its place, exit 1.
 	dir := tree(t, "decisions:\n  zeroFileSink: [acmeCo/]\n")
 	r := schedtoolIn(t, dir, "validate", ".")
-	if r.code != 1 || !strings.Contains(r.stderr, `project file .schedtool.yaml:2:3: unknown key "zeroFileSink" in decisions`) {
+	if r.code != 1 || !strings.Contains(r.stderr, `project file .schedtool.yaml:2:3: unknown key "zeroFileSink" in decisions (closest: zeroFileSinks;`) {
 		t.Errorf("a misspelled key: exit %d\n%s", r.code, r.stderr)
 	}
 	dir = tree(t, "exceptions: [{task: a/, rule: no-such-rule, reason: r, owner: o, expires: 2099-01-01}]\n")
