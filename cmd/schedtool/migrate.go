@@ -517,7 +517,11 @@ func (o *migrateOptions) Run() error {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
 	}
-	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1; n > 0 {
+	if n := sum.V1Review; n > 0 {
+		why = append(why, fmt.Sprintf("%d V1 %s skipped whose connector schedule needs a person first (the reason above): --enable-runtime-v2 alone would not move %s",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
+	}
+	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1 - sum.V1Review; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules")))
 	}
