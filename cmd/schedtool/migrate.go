@@ -178,7 +178,7 @@ func newMigrate(c *common) *cobra.Command {
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
-	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
+	f.VarP(newOnce(&o.output, "diff", "run migrate once per format"), "output", "o", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
 	completeValues(cmd, "output", "diff", "json", "markdown")
 	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the options, the task set, the edits, each input's SHA-256; schedtool apply writes it where migrate would still write exactly it, schedtool show renders it")
 	o.flagsSet = func() map[string][]string { return planFlags(cmd) }
