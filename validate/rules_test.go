@@ -169,6 +169,8 @@ func TestRules(t *testing.T) {
 
 		// legacy-update-delay
 		{"legacy-update-delay", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {updateDelay: 1h}}`)}, []string{"legacy-update-delay"}},
+		{"legacy-update-delay beside syncFrequency: present, and refused", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {updateDelay: 1h}, syncSchedule: {syncFrequency: 15m}}`)}, []string{"invalid-connector-schedule", "legacy-update-delay"}},
+		{"legacy-update-delay beside an alternating syncSchedule without syncFrequency", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {updateDelay: 1h}, syncSchedule: {timezone: UTC, fastSyncStartTime: "09:00", fastSyncStopTime: "10:00"}}`)}, []string{"invalid-connector-schedule", "legacy-update-delay"}},
 		{"near miss legacy-update-delay: other advanced keys", map[string]string{"flow.yaml": mat("", "", "ghcr.io/estuary/materialize-bigquery:v1", `{advanced: {disableFieldTruncation: true}}`)}, nil},
 
 		// off-enum-schedule-value
