@@ -108,6 +108,10 @@ type Summary struct {
 	// schedule the V1 runtime ignores beside a zero connector delay (what
 	// rolling back the V2 flag leaves; --enable-runtime-v2 fixes them).
 	UnpacedV1 int `json:"unpacedV1,omitempty"`
+	// V1Review are the skipped V1 tasks whose connector schedule needs a
+	// person before --enable-runtime-v2 can move them (invalid, sealed,
+	// or covered by a secret).
+	V1Review int `json:"v1Review,omitempty"`
 	// Oversized are the deferred tasks whose group of tasks sharing a
 	// config file is larger than --limit: no run at this limit migrates
 	// them, so a person must raise it.
@@ -363,6 +367,9 @@ func (r *runner) task(t *Task) {
 		}
 		if plan.IsUnpacedV1(t.Action, t.Cause) {
 			r.sum.UnpacedV1++
+		}
+		if plan.IsBlockedV1Review(t.Action, t.Cause) {
+			r.sum.V1Review++
 		}
 		r.reasons.add(t, r.json != nil)
 	}

@@ -54,6 +54,7 @@ const (
 	// Skips.
 	CauseBlockedV1       Cause = "blocked-v1"        // BlockedV1Reason
 	CauseUnpacedV1       Cause = "unpaced-v1"        // UnpacedV1Reason
+	CauseBlockedV1Review Cause = "blocked-v1-review" // BlockedV1ReviewReason: the flag alone would not move it
 	CauseFileSink        Cause = "file-sink"         // FileSinkNote: needs --zero-file-sinks
 	CauseFileSinkStacked Cause = "file-sink-stacked" // FileSinkStackedNote: needs --zero-file-sinks
 	// Reviews.
@@ -221,16 +222,29 @@ func (p *Planner) decide(m *catalog.Materialization) Decision {
 		}
 		d.Status, d.Situation, d.Action = StatusBlockedV1, BlockedV1, Skip
 		d.Cause, d.Reason = CauseBlockedV1, BlockedV1Reason
-		if d.ZeroDelay() {
+		switch _, why := unconvertible(&d.State); {
+		case d.ZeroDelay():
 			d.Cause, d.Reason = CauseUnpacedV1, UnpacedV1Reason
+		case why != "":
+			// --enable-runtime-v2 alone would not move it: say so
+			// rather than send the operator to the flag.
+			d.Cause, d.Reason = CauseBlockedV1Review, BlockedV1ReviewReason(why)
 		}
 		return d
 	}
 	return p.decideV2(d, m)
 }
 
-// BlockedV1Reason is why a V1 task paced by its connector is skipped.
-const BlockedV1Reason = "a V1 task: a materialization syncSchedule would be rejected; move the task to the V2 runtime first"
+// BlockedV1Reason is why a V1 task paced by its connector is skipped,
+// with the advice census, explain and migrate give alike
+// (docs/behaviour.md §8).
+const BlockedV1Reason = "a V1 task: a materialization syncSchedule would be rejected; migrate --enable-runtime-v2 moves it to the V2 runtime with its schedule"
+
+// BlockedV1ReviewReason is why a V1 task whose connector schedule cannot
+// be converted (why) is skipped: the flag alone would not move it.
+func BlockedV1ReviewReason(why string) string {
+	return "a V1 task whose connector schedule needs a person before migrate --enable-runtime-v2 can move it: " + why
+}
 
 // UnpacedV1Reason is why a V1 task with a model schedule and no
 // connector delay is skipped: what rolling back the V2 flag leaves.
@@ -238,6 +252,12 @@ const UnpacedV1Reason = "a V1 task with a materialization syncSchedule and no co
 
 // UnpacedV1Fix notes the change --enable-runtime-v2 makes to such a task.
 const UnpacedV1Fix = "a V1 task with a materialization syncSchedule and no connector delay, which nothing paced: moved to the V2 runtime, where its syncSchedule paces it"
+
+// IsBlockedV1Review reports whether a task was skipped as a V1 task
+// whose connector schedule needs a person first (BlockedV1ReviewReason).
+func IsBlockedV1Review(action Action, cause Cause) bool {
+	return action == Skip && cause == CauseBlockedV1Review
+}
 
 // IsUnpacedV1 reports whether a task was skipped as a V1 task that
 // nothing paces (UnpacedV1Reason).

@@ -196,3 +196,33 @@ func TestDecideSpecRefusedByFlow(t *testing.T) {
 		})
 	}
 }
+
+// A blocked-v1 task's reason gives the advice census, explain and migrate
+// give alike (docs/behaviour.md §8): migrate --enable-runtime-v2, but only
+// where the flag alone would move it; a V1 task whose connector schedule
+// cannot be converted says what a person must fix first.
+func TestBlockedV1Advice(t *testing.T) {
+	for _, tc := range []struct {
+		name, cfg string
+		cause     Cause
+		reason    string
+	}{
+		{"convertible", "{syncSchedule: {syncFrequency: 1h}}", CauseBlockedV1,
+			"a V1 task: a materialization syncSchedule would be rejected; migrate --enable-runtime-v2 moves it to the V2 runtime with its schedule"},
+		{"the 30m default", "{host: h}", CauseBlockedV1, BlockedV1Reason},
+		{"invalid", "{syncSchedule: {syncFrequency: soon}}", CauseBlockedV1Review,
+			`a V1 task whose connector schedule needs a person before migrate --enable-runtime-v2 can move it: the connector schedule is invalid: validating schedule configuration: parsing interval in CreateSchedule: time: invalid duration "soon"`},
+		{"encrypted", `{syncSchedule: {syncFrequency: "ENC[AES256_GCM,data:x]"}, sops: {mac: x}}`, CauseBlockedV1Review,
+			"a V1 task whose connector schedule needs a person before migrate --enable-runtime-v2 can move it: the connector schedule is encrypted (sops)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := decide(t, Options{}, "", "", sf, tc.cfg)
+			if d.Status != StatusBlockedV1 || d.Action != Skip || d.Cause != tc.cause || !strings.HasPrefix(d.Reason, tc.reason) {
+				t.Errorf("got %s/%s cause %s: %s\nwant blocked-v1/skip cause %s: %s...", d.Status, d.Action, d.Cause, d.Reason, tc.cause, tc.reason)
+			}
+			if IsBlockedV1Review(d.Action, d.Cause) != (tc.cause == CauseBlockedV1Review) {
+				t.Errorf("IsBlockedV1Review %v", !(tc.cause == CauseBlockedV1Review))
+			}
+		})
+	}
+}

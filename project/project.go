@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/estuary/schedtool/internal/suggest"
 )
 
 // Names are the file names looked for, in this order, in each directory.
@@ -269,7 +271,13 @@ func (d *decoder) object(n *yaml.Node, what string, fields map[string]func(*yaml
 				known = append(known, name)
 			}
 			sort.Strings(known)
-			return d.at(k, "unknown key %q in %s (known: %s)", k.Value, what, strings.Join(known, ", "))
+			// The closest first, as for every other name that matches
+			// nothing (docs/behaviour.md §9: exlude is exclude).
+			near := ""
+			if l := suggest.Closest(k.Value, known, 3); len(l) > 0 {
+				near = "closest: " + strings.Join(l, ", ") + "; "
+			}
+			return d.at(k, "unknown key %q in %s (%sknown: %s)", k.Value, what, near, strings.Join(known, ", "))
 		}
 		if seen[k.Value] {
 			return d.at(k, "%s is given twice in %s", k.Value, what)

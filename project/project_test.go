@@ -59,7 +59,8 @@ func TestParse(t *testing.T) {
 // file:line:col; each case just misses the good file.
 func TestParseRefuses(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"rot: ..\n", "f.yaml:1:1: unknown key \"rot\" in the project file (known: connectors, decisions, exceptions, exclude, paths, root)"},
+		{"rot: ..\n", "f.yaml:1:1: unknown key \"rot\" in the project file (closest: root; known: connectors, decisions, exceptions, exclude, paths, root)"},
+		{"xyzzy: ..\n", "f.yaml:1:1: unknown key \"xyzzy\" in the project file (known: connectors, decisions, exceptions, exclude, paths, root)"},
 		{"root: [a]\n", "f.yaml:1:7: root must be a string, not a list"},
 		{"root: 3\n", "f.yaml:1:7: root must be a string, not a number"},
 		{"paths: a\n", "f.yaml:1:8: paths must be a list of strings, not a string"},
@@ -68,7 +69,7 @@ func TestParseRefuses(t *testing.T) {
 		{"exclude: ['a/[b]']\n", "f.yaml:1:11: exclude: \"a/[b]\": character classes are not supported"},
 		{"decisions: {absent: keep}\n", "f.yaml:1:21: decisions.absent: \"keep\" is not one of preserve, drop"},
 		{"decisions: {enableRuntimeV2: true}\n", "f.yaml:1:30: decisions.enableRuntimeV2 must be a list of strings, not a boolean"},
-		{"decisions: {zeroFileSink: [a/]}\n", "f.yaml:1:13: unknown key \"zeroFileSink\" in decisions"},
+		{"decisions: {zeroFileSink: [a/]}\n", "f.yaml:1:13: unknown key \"zeroFileSink\" in decisions (closest: zeroFileSinks; known: "},
 		{"decisions: {resolve: [{task: a/, resolve: both}]}\n", "f.yaml:1:43: resolve: \"both\" is not one of model, connector"},
 		{"decisions: {resolve: [{task: a/}]}\n", "f.yaml:1:23: a decisions.resolve entry needs task and resolve"},
 		{"exceptions: [{task: a, rule: r, reason: x, owner: o}]\n", "f.yaml:1:14: an exception needs expires"},

@@ -297,10 +297,14 @@ func checkOffEnumScheduleValue(p *Pass) {
 		case migratedFileSink(p.res, p.sched):
 			p.reportAs(finding.Info, p.at(pr.Pointer), pr.Msg+migratedFileSinkNote)
 		default:
-			p.report(p.at(pr.Pointer), pr.Msg)
+			p.report(p.at(pr.Pointer), pr.Msg+formOffEnumNote)
 		}
 	})
 }
+
+// formOffEnumNote ends the off-enum message of a sealed config or a
+// stored spec, which Flow publishes as it is (docs/behaviour.md §5).
+const formOffEnumNote = "; a form built from the connector's schema (the dashboard's) offers only those values, so an edit there would change it without meaning to"
 
 // secretsOffEnumNote ends the off-enum message of a config that uses
 // secrets.

@@ -356,7 +356,7 @@ by hand, or made by a newer schedtool, is refused (exit 1).`,
 		Args: wrapArgs(cobra.ExactArgs(1)),
 		RunE: runOptions(o),
 	}
-	cmd.Flags().StringVarP(&o.output, "output", "o", "diff", "output format: diff, markdown or json")
+	cmd.Flags().VarP(newOnce(&o.output, "diff", "run show once per format"), "output", "o", "output format: diff, markdown or json")
 	completeValues(cmd, "output", "diff", "markdown", "json")
 	return cmd
 }

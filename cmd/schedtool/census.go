@@ -84,7 +84,7 @@ is not a zero.`,
 		RunE: runOptions(o),
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.output, "output", "o", "table", "output format: "+strings.Join(census.Formats[:len(census.Formats)-1], ", ")+" or "+census.Formats[len(census.Formats)-1])
+	f.VarP(newOnce(&o.output, "table", "run census once per format"), "output", "o", "output format: "+strings.Join(census.Formats[:len(census.Formats)-1], ", ")+" or "+census.Formats[len(census.Formats)-1])
 	completeValues(cmd, "output", census.Formats...)
 	f.StringArrayVar(&o.history, "history", nil, "an earlier census -o json output, for the burndown of -o html and -o markdown (repeat the flag, one file each)")
 	f.BoolVar(&o.summary, "summary", false, "with -o json, write only the summary and scope: a small file to keep each week for --history")

@@ -61,7 +61,7 @@ it. An unknown NAME exits 1 with the closest names.`,
 		Args: explainArgs,
 		RunE: runOptions(o),
 	}
-	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text, json, html or svg (html and svg: a timeline of --days days from --at)")
+	cmd.Flags().VarP(newOnce(&o.output, "text", "run explain once per format"), "output", "o", "output format: text, json, html or svg (html and svg: a timeline of --days days from --at)")
 	cmd.Flags().IntVar(&o.days, "days", 7, fmt.Sprintf("the days -o html and -o svg draw (1 to %d)", explain.MaxTimelineDays))
 	cmd.Flags().StringVar(&o.at, "at", "", "explain as of this instant (RFC 3339; default now)")
 	// migrate's decision flags, to preview what migrate would give a task

@@ -257,7 +257,7 @@ func TestOffEnumIsPerTagAndRefusedInPlaintextEndToEnd(t *testing.T) {
 	r := schedtoolIn(t, dir, "validate", "cat")
 	expect(t, r, 2, []string{
 		"cat/flow.yaml:21:57: error off-enum-schedule-value: syncSchedule.syncFrequency \"20m\" is accepted by the connector but not listed in its published schema (0s, 30s, 5m, 15m, 30m, 1h, 2h, 4h); the config is plaintext (no sops stanza), so Flow checks it against that schema before publishing: flowctl and the dashboard refuse to publish it",
-		"cat/flow.yaml:28:57: warning off-enum-schedule-value: syncSchedule.syncFrequency \"20m\" is accepted by the connector but not listed in its published schema (0s, 30s, 5m, 15m, 30m, 1h, 2h, 4h)\n",
+		"cat/flow.yaml:28:57: warning off-enum-schedule-value: syncSchedule.syncFrequency \"20m\" is accepted by the connector but not listed in its published schema (0s, 30s, 5m, 15m, 30m, 1h, 2h, 4h); a form built from the connector's schema (the dashboard's) offers only those values, so an edit there would change it without meaning to\n",
 		// The stacking advice does not name a value Flow would refuse.
 		"warning ack-delay-stacks: materialization acme/sink has a materialization sync schedule, but its connector still delays every commit acknowledgement by 15m (uploadInterval), so the two stack; uploadInterval \"0s\" is outside its published values, which Flow refuses in a plaintext config: seal the config with sops and set it in sops.overlay",
 	}, nil)

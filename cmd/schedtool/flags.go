@@ -174,3 +174,29 @@ func toolVersion() string {
 	}
 	return v
 }
+
+// onceValue is a string flag that may be given once: the -o of the
+// commands that write one document a run. A second -o is refused rather
+// than silently replacing the first (census -o json=FILE -o table would
+// otherwise write no file); validate alone takes several (outputsValue).
+type onceValue struct {
+	s    *string
+	set  bool
+	hint string // how to get several formats
+}
+
+func newOnce(p *string, def, hint string) *onceValue {
+	*p = def
+	return &onceValue{s: p, hint: hint}
+}
+
+func (o *onceValue) String() string { return *o.s }
+func (o *onceValue) Type() string   { return "string" }
+
+func (o *onceValue) Set(v string) error {
+	if o.set {
+		return fmt.Errorf("given twice (%s, then %s): this command writes one format a run; %s", *o.s, v, o.hint)
+	}
+	*o.s, o.set = v, true
+	return nil
+}

@@ -178,7 +178,7 @@ func newMigrate(c *common) *cobra.Command {
 	f.BoolVar(&o.verify, "verify", false, "simulate old and new schedule for every migrated task and report the differences")
 	f.StringVar(&o.at, "at", "", atUsage)
 	f.IntVar(&o.verifyYear, "verify-year", 0, "the year whose DST transitions --verify covers (default: this year)")
-	f.StringVarP(&o.output, "output", "o", "diff", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
+	f.VarP(newOnce(&o.output, "diff", "run migrate once per format"), "output", "o", "output format: diff, json, or markdown (a pull-request body: summary, verify verdict, behaviour changes, what needs a person, the diff collapsed; in parts under 65,536 characters)")
 	completeValues(cmd, "output", "diff", "json", "markdown")
 	f.StringVar(&o.planFile, "plan", "", "write a saved plan to this file instead of the diff (mode 0600): the options, the task set, the edits, each input's SHA-256; schedtool apply writes it where migrate would still write exactly it, schedtool show renders it")
 	o.flagsSet = func() map[string][]string { return planFlags(cmd) }
@@ -517,7 +517,11 @@ func (o *migrateOptions) Run() error {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped that nothing paces (a materialization syncSchedule the V1 runtime ignores, no connector delay): --enable-runtime-v2 moves %s to the V2 runtime",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
 	}
-	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1; n > 0 {
+	if n := sum.V1Review; n > 0 {
+		why = append(why, fmt.Sprintf("%d V1 %s skipped whose connector schedule needs a person first (the reason above): --enable-runtime-v2 alone would not move %s",
+			n, report.Plural(n, "task", "tasks"), report.Plural(n, "it", "them")))
+	}
+	if n := sum.Skipped() - sum.FileSinks - sum.UnpacedV1 - sum.V1Review; n > 0 {
 		why = append(why, fmt.Sprintf("%d V1 %s skipped, still paced by %s: --enable-runtime-v2 moves %s to the V2 runtime with %s",
 			n, report.Plural(n, "task", "tasks"), report.Plural(n, "its connector", "their connectors"), report.Plural(n, "it", "them"), report.Plural(n, "its schedule", "their schedules")))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -108,7 +109,7 @@ func TestProjectFile(t *testing.T) {
 	// Strict: a misspelled key is an error at its place, exit 1.
 	dir := tree(t, "decisions:\n  zeroFileSink: [acmeCo/]\n")
 	r := schedtoolIn(t, dir, "validate", ".")
-	if r.code != 1 || !strings.Contains(r.stderr, `project file .schedtool.yaml:2:3: unknown key "zeroFileSink" in decisions`) {
+	if r.code != 1 || !strings.Contains(r.stderr, `project file .schedtool.yaml:2:3: unknown key "zeroFileSink" in decisions (closest: zeroFileSinks;`) {
 		t.Errorf("a misspelled key: exit %d\n%s", r.code, r.stderr)
 	}
 	dir = tree(t, "exceptions: [{task: a/, rule: no-such-rule, reason: r, owner: o, expires: 2099-01-01}]\n")
@@ -199,6 +200,29 @@ func TestValidateOutputs(t *testing.T) {
 	r = schedtoolIn(t, dir, "validate", "-o", "github", "-o", "sarif=out.sarif", "no-such-dir")
 	if b, err := os.ReadFile(filepath.Join(dir, "out.sarif")); r.code != 1 || err != nil || !strings.Contains(string(b), `"executionSuccessful": false`) {
 		t.Errorf("a failed run's SARIF file: exit %d %v\n%s\n%s", r.code, err, b, r.stderr)
+	}
+}
+
+// Only validate takes several -o (docs/behaviour.md §9); the commands that
+// write one document a run refuse a second -o, exit 1, rather than let it
+// silently replace the first (census -o json=FILE -o table wrote no file).
+func TestOneOutputRefusesASecond(t *testing.T) {
+	dir := filepath.Join(copyFixtures(t), "fixtures", "catalog")
+	for _, args := range [][]string{
+		{"census", "-o", "json", "-o", "table", "."},
+		{"migrate", "-o", "diff", "-o", "json", "."},
+		{"explain", "-o", "text", "-o", "json", "acmeCo/warehouse/materialize-snowflake", "."},
+		{"show", "-o", "diff", "-o", "json", "no-such-plan.json"},
+	} {
+		r := schedtoolIn(t, dir, args...)
+		want := fmt.Sprintf("given twice (%s, then %s): this command writes one format a run; run %s once per format", args[2], args[4], args[0])
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%v: exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", args, r.code, want, r.stdout, r.stderr)
+		}
+	}
+	// Once is fine.
+	if r := schedtoolIn(t, dir, "census", "-o", "csv", "."); r.code != 0 || !strings.HasPrefix(r.stdout, "task,image,") {
+		t.Errorf("census -o csv: exit %d\n%s", r.code, r.stderr)
 	}
 }
 

@@ -496,7 +496,9 @@ func TestEnableRuntimeV2(t *testing.T) {
 		"dump.ndjson":   strings.Replace(dumpRow("d/v1"), `"shards":{"flags":{"enable-runtime-v2":"true"}},`, "", 1),
 	})
 	r := schedtoolIn(t, dir, "migrate", "cat", "dump.ndjson")
-	expect(t, r, 2, nil, []string{"6 skipped (V1)", "schedtool: 6 V1 tasks skipped, still paced by their connectors: --enable-runtime-v2 moves them to the V2 runtime with their schedules\n"})
+	// a/v1-invalid's connector config is invalid: the flag alone would
+	// not move it, and the closing line says so apart.
+	expect(t, r, 2, nil, []string{"6 skipped (V1)", "schedtool: 1 V1 task skipped whose connector schedule needs a person first (the reason above): --enable-runtime-v2 alone would not move it; 5 V1 tasks skipped, still paced by their connectors: --enable-runtime-v2 moves them to the V2 runtime with their schedules\n"})
 	if r.stdout != "" {
 		t.Errorf("V1 tasks changed without --enable-runtime-v2:\n%s", r.stdout)
 	}
@@ -568,6 +570,12 @@ func TestBlockedV1ExitsTwo(t *testing.T) {
 		{"--write", v1("a/v1", "1h"), []string{"--write"}, 2, "", []string{"1 skipped (V1)", one}},
 		{"a V1 task with no delay is done", v1("a/v1", "0s"), nil, 0, "", []string{"1 with nothing to do"}},
 		{"--enable-runtime-v2 moves it", v1("a/v1", "1h"), []string{"--enable-runtime-v2"}, 2, "--- a/cat/flow.yaml", []string{"1 to migrate"}},
+		// The flag alone would not move a V1 task whose connector schedule
+		// is invalid: the advice is a person's, not the flag's.
+		{"an invalid connector schedule needs a person first", v1("a/v1", "soon") + v1("a/v1b", "1h"), nil, 2, "", []string{
+			"  1 task: a V1 task whose connector schedule needs a person before migrate --enable-runtime-v2 can move it: the connector schedule is invalid: validating schedule configuration: parsing interval in CreateSchedule: time: invalid duration \"soon\"\n",
+			"  1 task: a V1 task: a materialization syncSchedule would be rejected; migrate --enable-runtime-v2 moves it to the V2 runtime with its schedule\n",
+			"schedtool: 1 V1 task skipped whose connector schedule needs a person first (the reason above): --enable-runtime-v2 alone would not move it; " + strings.TrimPrefix(one, "schedtool: ")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -359,11 +359,18 @@ func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field,
 		res.Problems = append(res.Problems, Problem{ProblemSealed, updPtr, "advanced.updateDelay is encrypted, so its delay is unknown"})
 		return res
 	}
+	var beside *Problem // the legacy delay beside a syncSchedule
 	if u, _ := upd.(string); u != "" {
 		// An old tag, which reads the legacy delay.
+		// Present, so legacy-update-delay (docs/behaviour.md §5), though
+		// not the schedule: a syncSchedule beside it makes the connector
+		// refuse the config (the error below, or rule 1 for an
+		// alternating one without syncFrequency), which is said first.
+		beside = &Problem{ProblemUpdateDelay, updPtr,
+			fmt.Sprintf("advanced.updateDelay %q is the legacy setting, which this image tag still reads, but %s images reject; beside a syncSchedule the connector refuses the config: remove it", u, updateDelayDropped(e))}
 		if spec.SyncFrequency != "" {
 			res.Kind, res.Configured = KindInvalid, true
-			res.Problems = append(res.Problems, Problem{ProblemInvalid, updPtr, "validating schedule configuration: cannot specify both Sync Frequency and Update Delay"})
+			res.Problems = append(res.Problems, Problem{ProblemInvalid, updPtr, "validating schedule configuration: cannot specify both Sync Frequency and Update Delay"}, *beside)
 			return res
 		}
 		if !alternating {
@@ -391,6 +398,9 @@ func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field,
 		prob.Pointer = res.Pointer + prob.Pointer
 		res.Kind = KindInvalid
 		res.Problems = append(res.Problems, *prob)
+		if beside != nil {
+			res.Problems = append(res.Problems, *beside)
+		}
 		return res
 	}
 	res.Schedule, res.Known = p, true
@@ -405,14 +415,19 @@ func classifySyncSchedule(e *Entry, tag string, info FamilyInfo, fields []Field,
 	return res
 }
 
+// updateDelayDropped names the image tags that reject advanced.updateDelay.
+func updateDelayDropped(e *Entry) string {
+	if e.UpdateDelayBefore != "" {
+		return e.UpdateDelayBefore + " and later"
+	}
+	return "current"
+}
+
 // classifyUpdateDelay reads advanced.updateDelay on a tag that still has
 // it (and no syncFrequency beside it).
 func classifyUpdateDelay(e *Entry, tag, v, ptr string, res Result) Result {
 	res.Kind, res.Pointer, res.Present = KindUpdateDelay, ptr, true
-	since := "current"
-	if e.UpdateDelayBefore != "" {
-		since = e.UpdateDelayBefore + " and later"
-	}
+	since := updateDelayDropped(e)
 	d, err := time.ParseDuration(v)
 	if err != nil {
 		res.Kind, res.Configured = KindInvalid, true
