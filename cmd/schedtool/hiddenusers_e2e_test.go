@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Attack 2 on "never unpaced": routes by which a task that uses a shared
+// "Never unpaced" against hidden users: routes by which a task that uses a shared
 // config file is not seen as a user of it, so that migrating the other
 // user zeroes the file under it. Each case runs the built binary over a
 // root holding flow.yaml (acmeCo/a, config c.yaml) and a second source,
@@ -17,18 +17,18 @@ import (
 
 const attack2Config = "host: x\nsyncSchedule: {syncFrequency: 1h}\n"
 
-// attack2UserBody is acmeCo/b's mapping under a materializations key, in
+// hiddenUserBody is acmeCo/b's mapping under a materializations key, in
 // YAML, with a description of pad bytes (to make the source large).
-func attack2UserBody(pad int) string {
+func hiddenUserBody(pad int) string {
 	return "\n  acmeCo/b:\n    description: \"" + strings.Repeat("x", pad) + "\"\n" +
 		"    shards: {flags: {enable-runtime-v2: \"true\"}}\n    endpoint:\n      connector:\n" +
 		"        image: ghcr.io/estuary/materialize-snowflake:v4\n        config: ../c.yaml\n    bindings: []\n"
 }
 
-// attack2UserJSON is a JSON source whose top-level materializations key
+// hiddenUserJSON is a JSON source whose top-level materializations key
 // is spelt key, acmeCo/b's description pad bytes long; first, when set,
 // is a first key before it.
-func attack2UserJSON(first, key string, pad int) string {
+func hiddenUserJSON(first, key string, pad int) string {
 	if first != "" {
 		first += ", "
 	}
@@ -62,25 +62,25 @@ func attack2Run(t *testing.T, name, source string, flags ...string) {
 // Route 1: a top-level key spelt with an escape. Flow's readers decode
 // it (serde_json, serde_yaml), so the file is a catalog source; the walk
 // for users took it for none, as the key's bytes are not in it.
-func TestAttack2EscapedKeyHidesAUser(t *testing.T) {
+func TestHiddenUsersEscapedKeyHidesAUser(t *testing.T) {
 	t.Run("small JSON", func(t *testing.T) {
-		attack2Run(t, "main.json", attack2UserJSON("", `materi\u0061lizations`, 10))
+		attack2Run(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 10))
 	})
 	t.Run("small YAML", func(t *testing.T) {
-		attack2Run(t, "main.yaml", `"materi\x61lizations":`+attack2UserBody(10))
+		attack2Run(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(10))
 	})
 	t.Run("large JSON", func(t *testing.T) {
-		attack2Run(t, "main.json", attack2UserJSON("", `materi\u0061lizations`, 2<<20))
+		attack2Run(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 2<<20))
 	})
 	t.Run("large YAML", func(t *testing.T) {
-		attack2Run(t, "main.yaml", `"materi\x61lizations":`+attack2UserBody(2<<20))
+		attack2Run(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(2<<20))
 	})
 	t.Run("large YAML, every letter escaped", func(t *testing.T) {
 		key := ""
 		for _, c := range "materializations" {
 			key += `\u00` + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15]))
 		}
-		attack2Run(t, "main.yaml", `"`+key+`":`+attack2UserBody(2<<20))
+		attack2Run(t, "main.yaml", `"`+key+`":`+hiddenUserBody(2<<20))
 	})
 }
 
@@ -88,20 +88,20 @@ func TestAttack2EscapedKeyHidesAUser(t *testing.T) {
 // which looked for a key at column 0 as `key:` only: YAML also spells a
 // top-level key explicitly (`? key`), with a tag or with an anchor, or
 // brings it in by a merge key (`<<:`).
-func TestAttack2LargeYAMLKeyHidesAUser(t *testing.T) {
+func TestHiddenUsersLargeYAMLKeyHidesAUser(t *testing.T) {
 	for _, tc := range []struct{ name, key string }{
 		{"explicit key", "? materializations\n:"},
 		{"tag", "!!str materializations:"},
 		{"anchor", "&k materializations:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			attack2Run(t, "main.yaml", tc.key+attack2UserBody(2<<20))
+			attack2Run(t, "main.yaml", tc.key+hiddenUserBody(2<<20))
 		})
 	}
 	// A merge key's mapping at the top level: the loader applies it, as
 	// Flow does.
 	t.Run("merge key", func(t *testing.T) {
-		attack2Run(t, "main.yaml", "<<:\n  materializations:"+strings.ReplaceAll(attack2UserBody(2<<20), "\n  ", "\n    "))
+		attack2Run(t, "main.yaml", "<<:\n  materializations:"+strings.ReplaceAll(hiddenUserBody(2<<20), "\n  ", "\n    "))
 	})
 }
 
@@ -111,12 +111,12 @@ func TestAttack2LargeYAMLKeyHidesAUser(t *testing.T) {
 // after 64 KiB of comments, was taken for no source, so its tasks were
 // no users. Such a file is one that cannot be read, which holds every
 // config file back.
-func TestAttack2TooLargeSourceHidesAUser(t *testing.T) {
+func TestHiddenUsersTooLargeSourceHidesAUser(t *testing.T) {
 	t.Run("JSON on one line", func(t *testing.T) {
-		attack2Run(t, "main.json", attack2UserJSON(`"$schema": "`+strings.Repeat("x", 200<<10)+`"`, "materializations", 10), "--max-file-size", "100KiB")
+		attack2Run(t, "main.json", hiddenUserJSON(`"$schema": "`+strings.Repeat("x", 200<<10)+`"`, "materializations", 10), "--max-file-size", "100KiB")
 	})
 	t.Run("YAML after comments", func(t *testing.T) {
-		attack2Run(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+attack2UserBody(10), "--max-file-size", "90KiB")
+		attack2Run(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+hiddenUserBody(10), "--max-file-size", "90KiB")
 	})
 }
 
@@ -127,7 +127,7 @@ func TestAttack2TooLargeSourceHidesAUser(t *testing.T) {
 // file a symlink leads to: flowctl publishes a source by its canonical
 // path), so the task there uses sub/c.yaml, which migrating acmeCo/a
 // zeroed under it.
-func TestAttack2SourceByTwoPathsHidesAUser(t *testing.T) {
+func TestHiddenUsersSourceByTwoPathsHidesAUser(t *testing.T) {
 	for _, kind := range []string{"symlink", "hard link"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
