@@ -15,7 +15,7 @@ import (
 // (flowctl catalog publish --source other/NAME); migrate is given
 // flow.yaml alone, so acmeCo/b must hold c.yaml back.
 
-const attack2Config = "host: x\nsyncSchedule: {syncFrequency: 1h}\n"
+const hiddenUserConfig = "host: x\nsyncSchedule: {syncFrequency: 1h}\n"
 
 // hiddenUserBody is acmeCo/b's mapping under a materializations key, in
 // YAML, with a description of pad bytes (to make the source large).
@@ -35,15 +35,15 @@ func hiddenUserJSON(first, key string, pad int) string {
 	return "{" + first + `"` + key + `": {"acmeCo/b": {"description": "` + strings.Repeat("x", pad) + `", "shards": {"flags": {"enable-runtime-v2": "true"}}, "endpoint": {"connector": {"image": "ghcr.io/estuary/materialize-snowflake:v4", "config": "../c.yaml"}}, "bindings": []}}}` + "\n"
 }
 
-// attack2Run migrates flow.yaml alone (with extra flags) beside the
+// hiddenUserRun migrates flow.yaml alone (with extra flags) beside the
 // second source and checks that c.yaml is not changed: acmeCo/b holds it.
-func attack2Run(t *testing.T, name, source string, flags ...string) {
+func hiddenUserRun(t *testing.T, name, source string, flags ...string) {
 	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		".git/HEAD":     "ref: refs/heads/main\n",
 		"flow.yaml":     "materializations:\n" + pacedByFile("acmeCo/a", "c.yaml"),
-		"c.yaml":        attack2Config,
+		"c.yaml":        hiddenUserConfig,
 		"other/" + name: source,
 	})
 	// Flow reads the second source: census given it by name sees acmeCo/b.
@@ -51,7 +51,7 @@ func attack2Run(t *testing.T, name, source string, flags ...string) {
 		t.Fatalf("census other/%s does not read acmeCo/b: exit %d\n%s%s", name, r.code, r.stdout, r.stderr)
 	}
 	r := schedtoolIn(t, dir, append(append([]string{"migrate", "--write"}, flags...), "flow.yaml")...)
-	if got := mustReadString(t, dir+"/c.yaml"); got != attack2Config {
+	if got := mustReadString(t, dir+"/c.yaml"); got != hiddenUserConfig {
 		t.Fatalf("c.yaml was zeroed under acmeCo/b (other/%s), which gets no model schedule: exit %d\n%s\nc.yaml:\n%s", name, r.code, r.stderr, got)
 	}
 	if r.code != 2 || !strings.Contains(r.stderr, "config file c.yaml is shared") {
@@ -64,23 +64,23 @@ func attack2Run(t *testing.T, name, source string, flags ...string) {
 // for users took it for none, as the key's bytes are not in it.
 func TestHiddenUsersEscapedKeyHidesAUser(t *testing.T) {
 	t.Run("small JSON", func(t *testing.T) {
-		attack2Run(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 10))
+		hiddenUserRun(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 10))
 	})
 	t.Run("small YAML", func(t *testing.T) {
-		attack2Run(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(10))
+		hiddenUserRun(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(10))
 	})
 	t.Run("large JSON", func(t *testing.T) {
-		attack2Run(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 2<<20))
+		hiddenUserRun(t, "main.json", hiddenUserJSON("", `materi\u0061lizations`, 2<<20))
 	})
 	t.Run("large YAML", func(t *testing.T) {
-		attack2Run(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(2<<20))
+		hiddenUserRun(t, "main.yaml", `"materi\x61lizations":`+hiddenUserBody(2<<20))
 	})
 	t.Run("large YAML, every letter escaped", func(t *testing.T) {
 		key := ""
 		for _, c := range "materializations" {
 			key += `\u00` + strings.ToUpper(string("0123456789abcdef"[c>>4])+string("0123456789abcdef"[c&15]))
 		}
-		attack2Run(t, "main.yaml", `"`+key+`":`+hiddenUserBody(2<<20))
+		hiddenUserRun(t, "main.yaml", `"`+key+`":`+hiddenUserBody(2<<20))
 	})
 }
 
@@ -95,13 +95,13 @@ func TestHiddenUsersLargeYAMLKeyHidesAUser(t *testing.T) {
 		{"anchor", "&k materializations:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			attack2Run(t, "main.yaml", tc.key+hiddenUserBody(2<<20))
+			hiddenUserRun(t, "main.yaml", tc.key+hiddenUserBody(2<<20))
 		})
 	}
 	// A merge key's mapping at the top level: the loader applies it, as
 	// Flow does.
 	t.Run("merge key", func(t *testing.T) {
-		attack2Run(t, "main.yaml", "<<:\n  materializations:"+strings.ReplaceAll(hiddenUserBody(2<<20), "\n  ", "\n    "))
+		hiddenUserRun(t, "main.yaml", "<<:\n  materializations:"+strings.ReplaceAll(hiddenUserBody(2<<20), "\n  ", "\n    "))
 	})
 }
 
@@ -113,10 +113,10 @@ func TestHiddenUsersLargeYAMLKeyHidesAUser(t *testing.T) {
 // config file back.
 func TestHiddenUsersTooLargeSourceHidesAUser(t *testing.T) {
 	t.Run("JSON on one line", func(t *testing.T) {
-		attack2Run(t, "main.json", hiddenUserJSON(`"$schema": "`+strings.Repeat("x", 200<<10)+`"`, "materializations", 10), "--max-file-size", "100KiB")
+		hiddenUserRun(t, "main.json", hiddenUserJSON(`"$schema": "`+strings.Repeat("x", 200<<10)+`"`, "materializations", 10), "--max-file-size", "100KiB")
 	})
 	t.Run("YAML after comments", func(t *testing.T) {
-		attack2Run(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+hiddenUserBody(10), "--max-file-size", "90KiB")
+		hiddenUserRun(t, "main.yaml", strings.Repeat("# "+strings.Repeat("x", 1000)+"\n", 100)+"materializations:"+hiddenUserBody(10), "--max-file-size", "90KiB")
 	})
 }
 
@@ -134,8 +134,8 @@ func TestHiddenUsersSourceByTwoPathsHidesAUser(t *testing.T) {
 			writeFiles(t, dir, map[string]string{
 				".git/HEAD":          "ref: refs/heads/main\n",
 				"flow.yaml":          "materializations:\n" + pacedByFile("acmeCo/a", "sub/c.yaml"),
-				"c.yaml":             attack2Config,
-				"sub/c.yaml":         attack2Config,
+				"c.yaml":             hiddenUserConfig,
+				"sub/c.yaml":         hiddenUserConfig,
 				"sub/real.flow.yaml": "materializations:\n" + pacedByFile("acmeCo/b", "c.yaml"),
 			})
 			link := os.Symlink
@@ -146,7 +146,7 @@ func TestHiddenUsersSourceByTwoPathsHidesAUser(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := schedtoolIn(t, dir, "migrate", "--write", "flow.yaml")
-			if got := mustReadString(t, filepath.Join(dir, "sub/c.yaml")); got != attack2Config {
+			if got := mustReadString(t, filepath.Join(dir, "sub/c.yaml")); got != hiddenUserConfig {
 				t.Fatalf("sub/c.yaml was zeroed under acmeCo/b (sub/real.flow.yaml), which gets no model schedule: exit %d\n%s\nsub/c.yaml:\n%s", r.code, r.stderr, got)
 			}
 			if r.code != 2 || !strings.Contains(r.stderr, "config file sub/c.yaml is shared: also used by acmeCo/b (sub/real.flow.yaml:") {
