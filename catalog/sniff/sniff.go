@@ -212,6 +212,32 @@ func MayEscape(b []byte) bool {
 	}
 }
 
+// HexEscape decodes the hex escape e starts with (e is what follows a
+// backslash): \xXX, \uXXXX or \UXXXXXXXX, as a JSON or YAML double-quoted
+// string spells a character. n is how many bytes of e it takes, 0 when e
+// starts no such escape (or one that is not a character).
+func HexEscape(e []byte) (r rune, n int) {
+	w := 0
+	if len(e) > 0 {
+		switch e[0] {
+		case 'x':
+			w = 2
+		case 'u':
+			w = 4
+		case 'U':
+			w = 8
+		}
+	}
+	if w == 0 || len(e) < 1+w {
+		return 0, 0
+	}
+	v, err := strconv.ParseUint(string(e[1:1+w]), 16, 32)
+	if err != nil || !utf8.ValidRune(rune(v)) {
+		return 0, 0
+	}
+	return rune(v), 1 + w
+}
+
 // unescape decodes the escapes of a double-quoted key as spelt (JSON's,
 // and YAML's \x, \U and line continuations); an escape that cannot be a
 // letter of a key becomes a NUL, which none of ours holds.
@@ -229,15 +255,14 @@ func unescape(k []byte) []byte {
 		if i >= len(k) {
 			return append(out, 0)
 		}
-		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[k[i]]
 		switch {
-		case n > 0:
-			v, err := strconv.ParseUint(string(k[i+1:min(len(k), i+1+n)]), 16, 32)
-			if err != nil || i+1+n > len(k) {
+		case k[i] == 'x' || k[i] == 'u' || k[i] == 'U':
+			r, n := HexEscape(k[i:])
+			if n == 0 {
 				return append(out, 0)
 			}
-			out = utf8.AppendRune(out, rune(v))
-			i += n
+			out = utf8.AppendRune(out, r)
+			i += n - 1
 		case k[i] == '\n' || k[i] == '\r':
 			// A line continuation: the line end and the next line's
 			// leading blanks go.

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/estuary/schedtool/catalog"
 	"github.com/estuary/schedtool/catalog/input"
+	"github.com/estuary/schedtool/catalog/sniff"
 	"github.com/estuary/schedtool/internal/paths"
 )
 
@@ -362,13 +362,10 @@ func Unescape(b []byte) []byte {
 			out = append(out, b[i])
 			continue
 		}
-		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[b[i+1]]
-		if n > 0 && i+2+n <= len(b) {
-			if v, err := strconv.ParseUint(string(b[i+2:i+2+n]), 16, 32); err == nil && utf8.ValidRune(rune(v)) {
-				out = utf8.AppendRune(out, rune(v))
-				i += 1 + n
-				continue
-			}
+		if r, n := sniff.HexEscape(b[i+1:]); n > 0 {
+			out = utf8.AppendRune(out, r)
+			i += n
+			continue
 		}
 		if b[i+1] == '/' || b[i+1] == '.' {
 			out = append(out, b[i+1])
